@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The workbook: every stage folder is found by wildcard and built alone.
+#   make                 build every stage
+#   make -C stage03_latency_map    build one
+#   make demo STAGE=03   run a stage against a built-in workload
+#   make test            build, then run every test (what CI runs)
+
+STAGES := $(sort $(wildcard stage[0-9][0-9]_*))
+STAGE ?= 01
+
+.PHONY: all common $(STAGES) clean test demo helpers
+all: $(STAGES)
+
+common:
+	@$(MAKE) --no-print-directory -C common common
+
+$(STAGES): common
+	@$(MAKE) --no-print-directory -C $@
+
+helpers: common
+	@$(MAKE) --no-print-directory -C tests/helpers
+
+demo: all
+	@scripts/demo.sh $(STAGE)
+
+test: all helpers
+	@tests/run.sh
+
+clean:
+	@for s in $(STAGES); do $(MAKE) --no-print-directory -C $$s clean; done
+	rm -rf build tests/bin

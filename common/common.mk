@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# The one rule set of the workbook. A stage Makefile sets APP (the program
+# name: bio_trace, pagecache_trace, tracex3) and includes this file:
+#
+#   APP := bio_trace
+#   include ../common/common.mk
+#
+# Output: the program in the stage folder; everything else under build/.
+# V=1 shows the full commands.
+
+COMMON_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+ROOT_DIR := $(abspath $(COMMON_DIR)/..)
+BUILD_DIR := $(ROOT_DIR)/build
+COMMON_OUT := $(BUILD_DIR)/common
+OUTPUT := $(BUILD_DIR)/$(notdir $(CURDIR))
+
+CLANG ?= clang
+CC ?= gcc
+LLVM_STRIP ?= llvm-strip
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
+
+VMLINUX := $(BUILD_DIR)/vmlinux.h
+LIBCOMMON := $(COMMON_OUT)/libcommon.a
+COMMON_SRCS := $(wildcard $(COMMON_DIR)/*.c)
+COMMON_OBJS := $(patsubst $(COMMON_DIR)/%.c,$(COMMON_OUT)/%.o,$(COMMON_SRCS))
+COMMON_HDRS := $(wildcard $(COMMON_DIR)/*.h)
+DEPS_STAMP := $(BUILD_DIR)/.deps-ok
+
+CFLAGS ?= -g -O2
+CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-I$(COMMON_DIR) -I$(OUTPUT)
+BPF_CFLAGS := -g -O2 -Wall -Wno-unused-function -target bpf \
+	-D__TARGET_ARCH_$(ARCH) -I$(BUILD_DIR) -I$(COMMON_DIR)
+# Static, so a built stage can be copied into the classroom VM and run there.
+LDFLAGS += -static
+LDLIBS += -lbpf -lelf -lz
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(patsubst $(ROOT_DIR)/%,%,$(2))";
+endif
+
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+ifeq ($(COMMON_ONLY),)
+.PHONY: all clean
+all: $(APP)
+
+$(APP): $(OUTPUT)/$(APP).o $(LIBCOMMON)
+	$(call msg,BINARY,$(CURDIR)/$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/$(APP).o: $(APP).c $(OUTPUT)/$(APP).skel.h $(COMMON_HDRS) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/$(APP).skel.h: $(OUTPUT)/$(APP).bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $(APP)_bpf > $@
+
+$(OUTPUT)/$(APP).bpf.o: $(APP).bpf.c $(VMLINUX) $(wildcard $(COMMON_DIR)/*.bpf.h) \
+		$(COMMON_DIR)/stats.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
+# The shared pieces are built by common/Makefile, once, even under make -j.
+$(LIBCOMMON) $(VMLINUX): FORCE
+	$(Q)$(MAKE) --no-print-directory -C $(COMMON_DIR) common
+
+clean:
+	$(call msg,CLEAN,$(CURDIR))
+	$(Q)rm -rf $(OUTPUT) $(APP)
+
+.PHONY: FORCE
+FORCE:
+else
+.PHONY: common
+common: $(LIBCOMMON) $(VMLINUX)
+
+$(LIBCOMMON): $(COMMON_OBJS)
+	$(call msg,AR,$@)
+	$(Q)$(AR) rcs $@ $^
+
+$(COMMON_OUT)/%.o: $(COMMON_DIR)/%.c $(COMMON_HDRS) | $(COMMON_OUT) $(DEPS_STAMP)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# From the running kernel's BTF; CO-RE relocates to the kernel that loads it.
+$(VMLINUX): | $(DEPS_STAMP) $(BUILD_DIR)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+
+# A fresh machine: install the toolchain first (scripts/install-deps.sh).
+$(DEPS_STAMP): | $(BUILD_DIR)
+	$(Q)$(ROOT_DIR)/scripts/install-deps.sh --check >/dev/null 2>&1 || \
+		$(ROOT_DIR)/scripts/install-deps.sh
+	$(Q)touch $@
+endif
+
+$(sort $(BUILD_DIR) $(COMMON_OUT) $(OUTPUT)):
+	$(Q)mkdir -p $@

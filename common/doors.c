@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Door choice and attachment. Order for -a auto, per probe point:
+ * fentry (cheapest, the seed's function), kprobe (the seed's own door),
+ * then the tracepoint door (tp_btf, else raw_tp). Every test is a runtime
+ * probe of this kernel, never a version number.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "doors.h"
+#include "stats.h"
+#include "tracefs.h"
+
+static const char *const door_names[] = {
+	[DOOR_AUTO] = "auto",
+	[DOOR_KPROBE] = "kprobe",
+	[DOOR_FENTRY] = "fentry",
+	[DOOR_TRACEPOINT] = "tracepoint",
+};
+
+int door_from_name(const char *name, enum door *door)
+{
+	for (int i = 0; i < (int)(sizeof(door_names) / sizeof(door_names[0])); i++) {
+		if (!strcmp(name, door_names[i])) {
+			*door = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *door_name(enum door door)
+{
+	return door_names[door];
+}
+
+static struct bpf_program *find_prog(struct bpf_object *obj, const char *door,
+				     const char *point)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s__%s", door, point);
+	return bpf_object__find_program_by_name(obj, name);
+}
+
+/* Every door program comes from the DOORS macros; a missing one is a stage bug. */
+static struct bpf_program *need_prog(struct bpf_object *obj, const char *door,
+				     const char *point)
+{
+	struct bpf_program *prog = find_prog(obj, door, point);
+
+	if (!prog)
+		fprintf(stderr, "BPF object has no program %s__%s\n", door, point);
+	return prog;
+}
+
+static bool kprobes_supported(void)
+{
+	char path[256];
+
+	/* libbpf uses the kprobe PMU, or legacy kprobe_events in tracefs */
+	if (access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/kprobe_events", tracefs_root());
+	return access(path, F_OK) == 0;
+}
+
+/* Load a two-instruction fentry program on func: EPERM, ENOTSUPP … mean no. */
+static int fentry_probe(struct btf *vmlinux, const char *func)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int id = btf__find_by_name_kind(vmlinux, func, BTF_KIND_FUNC);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = id);
+	int fd;
+
+	if (id < 0)
+		return -ENOENT;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "door_probe", "GPL", insns, 2, &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static bool tp_exists(const char *tp)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/events/block/%s", tracefs_root(), tp);
+	if (access(path, F_OK) == 0)
+		return true;
+	snprintf(path, sizeof(path), "%s/events/filemap/%s", tracefs_root(), tp);
+	return access(path, F_OK) == 0;
+}
+
+static void add_why(struct door_choice *c, const char *fmt, const char *a, const char *b)
+{
+	size_t len = strlen(c->why);
+
+	snprintf(c->why + len, sizeof(c->why) - len, fmt, len ? "; " : "", a, b);
+}
+
+static int try_fentry(struct btf *btf, const struct probe_point *p, struct door_choice *c)
+{
+	const char *err = "no such function";
+	int ret;
+
+	for (int i = 0; i < POINT_MAX_FUNCS && p->funcs[i]; i++) {
+		ret = fentry_probe(btf, p->funcs[i]);
+		if (!ret) {
+			c->door = DOOR_FENTRY;
+			c->func = p->funcs[i];
+			return 0;
+		}
+		if (ret != -ENOENT)
+			err = ret == -EPERM ? "refused by this kernel (EPERM)" : strerror(-ret);
+	}
+	add_why(c, "%sfentry: %s%s", err, "");
+	return -1;
+}
+
+static int try_kprobe(struct btf *btf, const struct probe_point *p, struct door_choice *c)
+{
+	if (!kprobes_supported()) {
+		add_why(c, "%skprobe: %s%s", "this kernel has no kprobes", "");
+		return -1;
+	}
+	for (int i = 0; i < POINT_MAX_FUNCS && p->funcs[i]; i++) {
+		if (btf__find_by_name_kind(btf, p->funcs[i], BTF_KIND_FUNC) >= 0) {
+			c->door = DOOR_KPROBE;
+			c->func = p->funcs[i];
+			return 0;
+		}
+	}
+	add_why(c, "%skprobe: %s%s", "no such function", "");
+	return -1;
+}
+
+static int try_tracepoint(struct btf *btf, const struct probe_point *p, struct door_choice *c)
+{
+	char name[128];
+	bool btf_ok = true;
+
+	if (!p->tps[0].tp) {
+		add_why(c, "%stracepoint: %s%s", "none for this point", "");
+		return -1;
+	}
+	for (int i = 0; i < POINT_MAX_TPS && p->tps[i].tp; i++) {
+		snprintf(name, sizeof(name), "btf_trace_%s", p->tps[i].tp);
+		if (btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) < 0)
+			btf_ok = false;
+		if (!tp_exists(p->tps[i].tp)) {
+			add_why(c, "%stracepoint: %s missing%s", p->tps[i].tp, "");
+			return -1;
+		}
+	}
+	c->door = DOOR_TRACEPOINT;
+	c->raw = !btf_ok;
+	return 0;
+}
+
+int doors_select(struct doors *d, struct bpf_object *obj,
+		 const struct probe_point *const *points, int n, enum door want)
+{
+	struct bpf_program *prog;
+	struct btf *btf;
+	int err = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->obj = obj;
+	d->points = points;
+	d->n = n;
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		fprintf(stderr, "cannot read kernel BTF: %s\n", strerror(errno));
+		return -1;
+	}
+	bpf_object__for_each_program(prog, obj)
+		bpf_program__set_autoload(prog, false);
+
+	for (int i = 0; i < n && !err; i++) {
+		const struct probe_point *p = points[i];
+		struct door_choice *c = &d->choice[i];
+		int found = -1;
+
+		if (want == DOOR_AUTO || want == DOOR_FENTRY)
+			found = try_fentry(btf, p, c);
+		if (found && (want == DOOR_AUTO || want == DOOR_KPROBE))
+			found = try_kprobe(btf, p, c);
+		if (found && (want == DOOR_AUTO || want == DOOR_TRACEPOINT))
+			found = try_tracepoint(btf, p, c);
+		if (found) {
+			fprintf(stderr, "%s: no %s door on this kernel (%s)\n", p->name,
+				want == DOOR_AUTO ? "working" : door_name(want), c->why);
+			err = -1;
+			break;
+		}
+
+		switch (c->door) {
+		case DOOR_FENTRY:
+			prog = need_prog(obj, "fentry", p->name);
+			if (!prog)
+				goto missing;
+			err = bpf_program__set_attach_target(prog, 0, c->func);
+			bpf_program__set_autoload(prog, true);
+			break;
+		case DOOR_KPROBE:
+			prog = need_prog(obj, "kprobe", p->name);
+			if (!prog)
+				goto missing;
+			bpf_program__set_autoload(prog, true);
+			break;
+		default:
+			for (int t = 0; t < POINT_MAX_TPS && p->tps[t].tp; t++) {
+				prog = need_prog(obj, c->raw ? "raw_tp" : "tp_btf", p->tps[t].prog);
+				if (!prog)
+					goto missing;
+				if (!c->raw)
+					err = err ?: bpf_program__set_attach_target(prog, 0, p->tps[t].tp);
+				bpf_program__set_autoload(prog, true);
+			}
+		}
+	}
+	btf__free(btf);
+	return err;
+missing:
+	btf__free(btf);
+	return -1;
+}
+
+static int add_link(struct doors *d, struct bpf_link *link, const char *what)
+{
+	if (!link) {
+		fprintf(stderr, "cannot attach %s: %s\n", what, strerror(errno));
+		return -1;
+	}
+	d->links[d->nlinks++] = link;
+	return 0;
+}
+
+int doors_attach(struct doors *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		const struct probe_point *p = d->points[i];
+		struct door_choice *c = &d->choice[i];
+		struct bpf_program *prog;
+		char line[256];
+		int len;
+
+		len = snprintf(line, sizeof(line), "%s: %s door, ", p->name, door_name(c->door));
+		switch (c->door) {
+		case DOOR_FENTRY:
+			prog = find_prog(d->obj, "fentry", p->name);
+			if (add_link(d, bpf_program__attach(prog), c->func))
+				return -1;
+			snprintf(line + len, sizeof(line) - len, "fentry/%s", c->func);
+			break;
+		case DOOR_KPROBE:
+			prog = find_prog(d->obj, "kprobe", p->name);
+			if (add_link(d, bpf_program__attach_kprobe(prog,
+				!strncmp(bpf_program__section_name(prog), "kretprobe", 9),
+				c->func), c->func))
+				return -1;
+			snprintf(line + len, sizeof(line) - len, "%s/%s",
+				 bpf_program__section_name(prog), c->func);
+			break;
+		default:
+			for (int t = 0; t < POINT_MAX_TPS && p->tps[t].tp; t++) {
+				const char *tp = p->tps[t].tp;
+
+				if (c->raw) {
+					prog = find_prog(d->obj, "raw_tp", p->tps[t].prog);
+					if (add_link(d, bpf_program__attach_raw_tracepoint(prog, tp), tp))
+						return -1;
+				} else {
+					prog = find_prog(d->obj, "tp_btf", p->tps[t].prog);
+					if (add_link(d, bpf_program__attach(prog), tp))
+						return -1;
+				}
+				len += snprintf(line + len, sizeof(line) - len, "%s%s/%s",
+						t ? " + " : "", c->raw ? "raw_tp" : "tp_btf", tp);
+			}
+		}
+		fprintf(stderr, "%s%s%s%s\n", line, c->why[0] ? " (passed over: " : "",
+			c->why, c->why[0] ? ")" : "");
+	}
+	return 0;
+}
+
+void doors_detach(struct doors *d)
+{
+	while (d->nlinks > 0)
+		bpf_link__destroy(d->links[--d->nlinks]);
+}
+
+static const char *const drop_names[STAT_MAX] = {
+	[STAT_MAP_FULL] = "start records not stored (map full)",
+	[STAT_NO_START] = "completions without a recorded start",
+	[STAT_WALK_CUT] = "rq->bio walks cut short",
+	[STAT_STACK_ERR] = "stacks not captured",
+};
+
+static __u64 recursion_misses(struct doors *d)
+{
+	struct bpf_program *prog;
+	__u64 sum = 0;
+
+	bpf_object__for_each_program(prog, d->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_program__fd(prog) < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
+void doors_print_summary(struct doors *d, FILE *out, unsigned long long trace_lost)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct bpf_map *map = bpf_object__find_map_by_name(d->obj, "stats");
+	__u64 total[STAT_MAX] = {}, *vals;
+	const char *sep = "";
+	bool lost = false;
+
+	vals = calloc(ncpu > 0 ? ncpu : 1, sizeof(*vals));
+	for (__u32 k = 0; map && vals && k < STAT_MAX; k++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(map), &k, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			total[k] += vals[c];
+	}
+	free(vals);
+
+	fprintf(out, "Events:");
+	for (int i = 0; i < d->n; i++) {
+		if (d->points[i]->stat < 0)
+			continue;
+		fprintf(out, "%s %s %llu", sep, d->points[i]->name,
+			(unsigned long long)total[d->points[i]->stat]);
+		sep = ",";
+	}
+	fprintf(out, "\n");
+	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++) {
+		if (!total[k])
+			continue;
+		fprintf(out, "Lost: %llu %s\n", (unsigned long long)total[k], drop_names[k]);
+		lost = true;
+	}
+	total[0] = recursion_misses(d);
+	if (total[0]) {
+		fprintf(out, "Lost: %llu events missed by recursion\n",
+			(unsigned long long)total[0]);
+		lost = true;
+	}
+	if (trace_lost) {
+		fprintf(out, "Lost: %llu trace lines overwritten before they were read\n",
+			trace_lost);
+		lost = true;
+	}
+	if (!lost)
+		fprintf(out, "Lost: none\n");
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Shared option parsing: -a, -d, --duration, -q, -v. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "options.h"
+
+struct common_env env;
+
+enum { OPT_DURATION = 0x100 };
+
+static const struct argp_option common_options[] = {
+	{ "attach", 'a', "DOOR", 0,
+	  "Door into the kernel: auto (default), kprobe, fentry, tracepoint", 1 },
+	{ "disk", 'd', "DISK", 0, "Trace this disk only (e.g. loop0, /dev/sda)", 1 },
+	{ "duration", OPT_DURATION, "SECONDS", 0,
+	  "Stop after SECONDS and print the summary", 1 },
+	{ "quiet", 'q', NULL, 0, "No per-event lines, summary only", 1 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf debug messages", 1 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show this help", 1 },
+	{},
+};
+
+unsigned int disk_to_dev(const char *name)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned int major, minor;
+	FILE *f;
+
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	if (!*name || strchr(name, '/') || strlen(name) > 64)
+		return 0;
+	/* A partition's sysfs folder sits inside its disk's: use the disk. */
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	if (access(path, F_OK) == 0)
+		snprintf(path, sizeof(path), "/sys/class/block/%s/../dev", name);
+	else
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%u:%u", &major, &minor) != 2) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	return (major << 20) | minor;
+}
+
+long parse_positive(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+static error_t common_parse(int key, char *arg, struct argp_state *state)
+{
+	char *end;
+
+	switch (key) {
+	case 'a':
+		if (door_from_name(arg, &env.door))
+			argp_error(state, "unknown door '%s' (auto, kprobe, fentry, tracepoint)", arg);
+		break;
+	case 'd':
+		env.disk = arg;
+		env.dev = disk_to_dev(arg);
+		if (!env.dev)
+			argp_error(state, "no such disk '%s' (see lsblk)", arg);
+		break;
+	case OPT_DURATION:
+		errno = 0;
+		env.duration = strtod(arg, &end);
+		if (errno || end == arg || *end || !(env.duration > 0) ||
+		    !isfinite(env.duration) || env.duration > 1e7)
+			argp_error(state, "--duration needs a positive number of seconds, not '%s'", arg);
+		break;
+	case 'q':
+		env.quiet = true;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+const struct argp common_argp = {
+	.options = common_options,
+	.parser = common_parse,
+};
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	/* Our own messages say what failed; libbpf's detail is behind -v. */
+	if (!env.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+int parse_args(const struct argp *argp, int argc, char **argv, void *input)
+{
+	int err;
+
+	argp_err_exit_status = 2;	/* usage errors: 2, as other tools */
+	err = argp_parse(argp, argc, argv, 0, NULL, input);
+	if (err)
+		return err;
+	libbpf_set_print(libbpf_print);
+	return 0;
+}
