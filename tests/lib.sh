@@ -1,0 +1,153 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Shared test functions: POSIX sh, so the same tests run on the host
+# (dash, under prove) and in the classroom VM (busybox sh). TAP output.
+#
+# Environment:
+#   TEST_DEV    a scratch block device to use (the VM's null_blk); else
+#               the tests make a loop device over a file in /dev/shm
+#   TEST_DOORS  doors to test (default: kprobe fentry tracepoint); a door
+#               this kernel lacks is reported as SKIP with the reason
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$ROOT/tests/bin
+TEST_DOORS=${TEST_DOORS:-kprobe fentry tracepoint}
+T_N=0
+T_FAIL=0
+T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/bwb-test.XXXXXX")
+T_LOOP=
+T_BACKING=
+
+ok() {	# ok COND-EXIT-STATUS DESCRIPTION
+	T_N=$((T_N + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $T_N - $2"
+	else
+		echo "not ok $T_N - $2"
+		T_FAIL=$((T_FAIL + 1))
+	fi
+}
+
+check() {	# check DESCRIPTION COMMAND...: ok if COMMAND succeeds
+	_d=$1
+	shift
+	"$@"
+	ok $? "$_d"
+}
+
+is() {	# is GOT WANT DESCRIPTION
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   got: '$1'"
+		echo "#  want: '$2'"
+	fi
+}
+
+skip() {	# skip DESCRIPTION REASON
+	T_N=$((T_N + 1))
+	echo "ok $T_N # SKIP $1: $2"
+}
+
+diag() {
+	echo "# $*"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	cleanup
+	exit 0
+}
+
+done_testing() {
+	echo "1..$T_N"
+	cleanup
+	[ "$T_FAIL" -eq 0 ]
+	exit $?
+}
+
+cleanup() {
+	if [ -n "$T_LOOP" ]; then
+		losetup -d "/dev/$T_LOOP" 2>/dev/null
+		T_LOOP=
+	fi
+	[ -n "$T_BACKING" ] && rm -f "$T_BACKING"
+	rm -rf "$T_TMP"
+}
+trap 'cleanup; exit 1' INT TERM
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
+	# One privileged test at a time: they share the kernel's trace events.
+	exec 9>"${TMPDIR:-/tmp}/bwb-tests.lock"
+	if command -v flock >/dev/null 2>&1; then
+		flock 9
+	fi
+}
+
+need_bin() {	# need_bin PATH: skip everything if a program is not built
+	[ -x "$1" ] || skip_all "$1 is not built (run make)"
+}
+
+# scratch_dev: sets DEV (a name such as loop3) for this test's own I/O.
+scratch_dev() {
+	if [ -n "$TEST_DEV" ]; then
+		DEV=$TEST_DEV
+		return 0
+	fi
+	[ -e /dev/loop-control ] || modprobe loop 2>/dev/null
+	_dir=/dev/shm
+	[ -d "$_dir" ] || _dir=${TMPDIR:-/tmp}
+	T_BACKING=$_dir/bwb-test.$$.img
+	dd if=/dev/zero of="$T_BACKING" bs=1M count=${1:-16} 2>/dev/null || return 1
+	T_LOOP=$(losetup -f --show "$T_BACKING" 2>/dev/null) || return 1
+	T_LOOP=${T_LOOP#/dev/}
+	DEV=$T_LOOP
+	# Let udev (where it runs) finish probing the new device first.
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 5 2>/dev/null
+	return 0
+}
+
+# door_ok STAGE_BIN DOOR: 0 if the door attaches here, else prints why.
+door_ok() {
+	"$1" -a "$2" -q --duration 0.1 >/dev/null 2>"$T_TMP/door.err" && return 0
+	head -n 1 "$T_TMP/door.err"
+	return 1
+}
+
+# start PROGRAM ARGS...: run in the background (PID in TPID, output in
+# $T_TMP/out and $T_TMP/err) and wait until it says it is tracing.
+start() {
+	: >"$T_TMP/out"
+	: >"$T_TMP/err"
+	"$@" >"$T_TMP/out" 2>"$T_TMP/err" &
+	TPID=$!
+	_i=0
+	while [ $_i -lt 300 ]; do
+		grep -q "Hit Ctrl-C" "$T_TMP/err" && return 0
+		kill -0 $TPID 2>/dev/null || break
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	diag "did not start: $(cat "$T_TMP/err")"
+	return 1
+}
+
+# stop: Ctrl-C the program started by start; its exit status in TRC.
+stop() {
+	kill -INT $TPID 2>/dev/null
+	wait $TPID
+	TRC=$?
+}
+
+# io ARGS...: run bio_io, failing the test on error.
+io() {
+	"$BIN/bio_io" "$@" >"$T_TMP/io.out" 2>"$T_TMP/io.err" || {
+		diag "bio_io failed: $(cat "$T_TMP/io.err")"
+		return 1
+	}
+}
+
+count() {	# count PATTERN FILE: lines matching a fixed string
+	grep -cF -- "$1" "$2"
+}

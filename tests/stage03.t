@@ -1,0 +1,52 @@
+#!/bin/sh
+# Stage 03: the latency map pairs every completion with its submit.
+. "$(dirname "$0")/lib.sh"
+S=$ROOT/stage03_latency_map/bio_trace
+need_bin "$S"
+need_bin "$BIN/bio_io"
+need_root
+scratch_dev || skip_all "cannot make a scratch block device"
+
+# pairs FILE: check each completion against the last submit of its bio:
+# seen before, duration = end - start, 0 < duration < 10 s. Prints count.
+pairs() {
+	awk '
+	/submit_bio\(bio=/ { match($0, /bio=0x[0-9a-f]+/); start[substr($0, RSTART + 4, RLENGTH - 4)] = $NF }
+	/bio_endio \(bio=/ { match($0, /bio=0x[0-9a-f]+/); b = substr($0, RSTART + 4, RLENGTH - 4)
+		if (!(b in start)) { print "no submit for " b > "/dev/stderr"; bad = 1 }
+		want = $NF - start[b]; delete start[b]; need = 1; next }
+	/time duration:/ { if (!need || $(NF - 1) != want || want <= 0 || want > 1e10) {
+			print "bad duration: " $0 " want " want > "/dev/stderr"; bad = 1 }
+		need = 0; n++ }
+	END { print n + 0; exit bad }' "$1"
+}
+
+for door in $TEST_DOORS; do
+	t="stage03 [$door]"
+	if ! why=$(door_ok "$S" "$door"); then
+		skip "$t" "$why"
+		continue
+	fi
+	start "$S" -a "$door" -d "$DEV" || { ok 1 "$t: starts"; continue; }
+	io "/dev/$DEV" 0 8 16 24 100 2048
+	io -w "/dev/$DEV" 4000 5000
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	n=$(pairs "$T_TMP/out")
+	ok $? "$t: every completion matches its submit; duration = end - start > 0"
+	is "$n" 8 "$t: 8 latencies for 8 issued bios"
+	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+
+	# Buffered writes: writeback merges many bios into one request, so the
+	# tracepoint door must walk rq->bio to end them all.
+	start "$S" -a "$door" -d "$DEV" -q || { ok 1 "$t: starts (-q)"; continue; }
+	dd if=/dev/urandom of="/dev/$DEV" bs=64k count=64 conv=fsync 2>/dev/null
+	stop
+	sub=$(sed -n 's/^Events: submit_bio \([0-9]*\), bio_endio \([0-9]*\)$/\1/p' "$T_TMP/out")
+	end=$(sed -n 's/^Events: submit_bio \([0-9]*\), bio_endio \([0-9]*\)$/\2/p' "$T_TMP/out")
+	check "$t: -q prints no per-event lines" sh -c "! grep -q 'called:' '$T_TMP/out'"
+	check "$t: buffered 4 MiB write: bios seen (${sub:-none})" test "${sub:-0}" -gt 0
+	is "$end" "$sub" "$t: buffered write: every submitted bio completes"
+	check "$t: buffered write: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+done
+done_testing
