@@ -19,12 +19,16 @@ $(STAGES): common
 
 helpers: common
 	@$(MAKE) --no-print-directory -C tests/helpers
+	@$(MAKE) --no-print-directory -C tests/unit
 
 demo: all
 	@scripts/demo.sh $(STAGE)
 
 test: all helpers
 	@tests/run.sh
+
+# Optional parts add their own targets here (vm, bench, diff …).
+include $(wildcard mk/*.mk)
 
 clean:
 	@for s in $(STAGES); do $(MAKE) --no-print-directory -C $$s clean; done

@@ -84,6 +84,7 @@ FORCE:
 else
 .PHONY: common
 common: $(LIBCOMMON) $(VMLINUX)
+	@:
 
 $(LIBCOMMON): $(COMMON_OBJS)
 	$(call msg,AR,$@)
