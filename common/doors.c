@@ -22,6 +22,7 @@ static const char *const door_names[] = {
 	[DOOR_KPROBE] = "kprobe",
 	[DOOR_FENTRY] = "fentry",
 	[DOOR_TRACEPOINT] = "tracepoint",
+	[DOOR_RAW_TP] = "raw_tp",
 };
 
 int door_from_name(const char *name, enum door *door)
@@ -198,8 +199,10 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 			found = try_fentry(btf, p, c);
 		if (found && (want == DOOR_AUTO || want == DOOR_KPROBE))
 			found = try_kprobe(btf, p, c);
-		if (found && (want == DOOR_AUTO || want == DOOR_TRACEPOINT))
+		if (found && (want == DOOR_AUTO || want >= DOOR_TRACEPOINT))
 			found = try_tracepoint(btf, p, c);
+		if (!found && want == DOOR_RAW_TP)
+			c->raw = true;
 		if (found) {
 			fprintf(stderr, "%s: no %s door on this kernel (%s)\n", p->name,
 				want == DOOR_AUTO ? "working" : door_name(want), c->why);

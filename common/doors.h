@@ -14,6 +14,7 @@ enum door {
 	DOOR_KPROBE,
 	DOOR_FENTRY,
 	DOOR_TRACEPOINT,
+	DOOR_RAW_TP,	/* the tracepoint door, forced to its raw_tp flavour */
 };
 
 #define POINT_MAX_FUNCS	4

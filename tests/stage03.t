@@ -21,7 +21,7 @@ pairs() {
 	END { print n + 0; exit bad }' "$1"
 }
 
-for door in $TEST_DOORS; do
+for door in $TEST_DOORS raw_tp; do
 	t="stage03 [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"
