@@ -101,4 +101,49 @@ DOOR_TP(bio_endio_rq, rq_wanted(rq), handler##_walk(rq, nr_bytes),	\
 DOOR_TP(bio_endio_bio, bio_wanted(bio), handler##_count(ctx, bio),	\
 	struct request_queue *q, struct bio *bio)
 
+/*
+ * blk_mq_start_request(rq): the driver takes the request. Tracepoint door
+ * block_rq_issue, fired inside blk_mq_start_request() (since 5.11 its only
+ * argument is the request).
+ */
+#define RQ_START_DOORS(handler)						\
+static __always_inline int handler##_count(void *ctx, struct request *rq) \
+{									\
+	stat_inc(STAT_RQ_START);					\
+	return handler(ctx, rq);					\
+}									\
+DOOR_FUNC1(rq_start, struct request *, rq_wanted, handler##_count)	\
+DOOR_TP(rq_start, rq_wanted(rq), handler##_count(ctx, rq),		\
+	struct request *rq)
+
+/*
+ * Requests the flush machinery ends without a driver ever starting them
+ * (an empty flush on a queue without a write cache) are still MQ_RQ_IDLE
+ * when they end: no start, so no latency and no "lost" start either.
+ */
+static __always_inline bool rq_started(struct request *rq)
+{
+	return BPF_CORE_READ(rq, state) != MQ_RQ_IDLE;
+}
+
+/*
+ * The end of a started request, once (points.c names the functions).
+ * block_rq_complete fires for every blk_update_request() call, also for
+ * a partial completion (nr_bytes below the bytes left, rq->__data_len,
+ * which blk_update_request() lowers after the event): only the one that
+ * covers the rest ends the request.
+ */
+#define RQ_DONE_DOORS(handler)						\
+static __always_inline int handler##_end(void *ctx, struct request *rq)	\
+{									\
+	if (!rq_started(rq))						\
+		return 0;						\
+	stat_inc(STAT_RQ_DONE);						\
+	return handler(ctx, rq);					\
+}									\
+DOOR_FUNC1(rq_done, struct request *, rq_wanted, handler##_end)		\
+DOOR_TP(rq_done, rq_wanted(rq) && nr_bytes >= BPF_CORE_READ(rq, __data_len), \
+	handler##_end(ctx, rq),						\
+	struct request *rq, blk_status_t error, unsigned int nr_bytes)
+
 #endif /* __DOORS_BPF_H */

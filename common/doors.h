@@ -53,6 +53,8 @@ struct doors {
 
 extern const struct probe_point point_submit_bio;
 extern const struct probe_point point_bio_endio;
+extern const struct probe_point point_rq_start;
+extern const struct probe_point point_rq_done;
 
 int door_from_name(const char *name, enum door *door);
 const char *door_name(enum door door);

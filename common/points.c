@@ -25,3 +25,30 @@ const struct probe_point point_bio_endio = {
 	},
 	.stat = STAT_DONE,
 };
+
+/*
+ * block/blk-mq.c: blk_mq_start_request(), the driver takes the request;
+ * tracepoint block_rq_issue fires inside it.
+ */
+const struct probe_point point_rq_start = {
+	.name = "rq_start",
+	.funcs = { "blk_mq_start_request" },
+	.tps = { { "rq_start", "block_rq_issue" } },
+	.stat = STAT_RQ_START,
+};
+
+/*
+ * The end of a request, once. Newest first: blk_account_io_done() (a real
+ * function before 5.16 and again on newer kernels where the compiler keeps
+ * it out of line; it also sees blk_mq_end_request_batch()), else the
+ * exported __blk_mq_end_request(). Tracepoint: block_rq_complete, fired
+ * from blk_update_request() where the seed's blk_account_io_completion()
+ * was called, and from the batch path; only a completion that covers
+ * every remaining byte ends the request.
+ */
+const struct probe_point point_rq_done = {
+	.name = "rq_done",
+	.funcs = { "blk_account_io_done", "__blk_mq_end_request" },
+	.tps = { { "rq_done", "block_rq_complete" } },
+	.stat = STAT_RQ_DONE,
+};

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Stage 07: the latency of each request, from blk_mq_start_request() to its end. */
+#include <stdio.h>
+#include <string.h>
+#include "tracer.h"
+#include "bio_trace.skel.h"
+
+static const struct probe_point *const points[] = {
+	&point_rq_start,
+	&point_rq_done,
+};
+
+static const struct argp_child children[] = {
+	{ &common_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.children = children,
+	.doc = "Print the latency of each request, from blk_mq_start_request() to its end.\v"
+	       "Examples:\n"
+	       "  bio_trace                  # every disk, until Ctrl-C\n"
+	       "  bio_trace -d loop0         # one disk\n"
+	       "  bio_trace -a tracepoint    # force the tracepoint door\n"
+	       "  bio_trace --duration 5 -q  # counts only, for 5 seconds",
+};
+
+int main(int argc, char **argv)
+{
+	struct tracer t = TRACER_INIT("bio_trace");
+	struct bio_trace_bpf *skel;
+	const struct door_choice *done;
+	int err;
+
+	parse_args(&argp, argc, argv, NULL);
+	if (tracer_preflight(t.name))
+		return 1;
+
+	/* Open the skeleton, set read-only data before load, load, attach. */
+	skel = bio_trace_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+		return 1;
+	}
+	skel->rodata->quiet = env.quiet;
+	skel->rodata->targ_dev = env.dev;
+
+	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+	if (err)
+		goto cleanup;
+	/* The lines name the end this kernel offers: a function or the tracepoint. */
+	done = &t.doors.choice[1];
+	snprintf((char *)skel->rodata->done_name, sizeof(skel->rodata->done_name), "%s",
+		 done->door >= DOOR_TRACEPOINT ? point_rq_done.tps[0].tp : done->func);
+	err = bio_trace_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n",
+			t.name, strerror(-err));
+		goto cleanup;
+	}
+	err = tracer_attach(&t);
+	if (err)
+		goto cleanup;
+
+	tracer_run(&t);
+	tracer_summary(&t);
+cleanup:
+	tracer_close(&t);
+	bio_trace_bpf__destroy(skel);
+	return err ? 1 : 0;
+}
