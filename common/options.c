@@ -101,6 +101,10 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		break;
+	case ARGP_KEY_ARG:
+		/* Reached only when the stage's own parser takes no arguments. */
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * bpf_obj: look at a running stage's BPF objects from outside, with the
+ * bpf() syscall only (no bpftool, no libbpf: it runs in the busybox VM).
+ *
+ *   bpf_obj ids PID              prog/map/link IDs PID holds, "KIND ID" lines
+ *   bpf_obj alive KIND ID        exit 0 if that object still exists
+ *   bpf_obj map-id PID NAME      ID of the map called NAME that PID holds
+ *   bpf_obj count ID             number of entries of a hash map
+ *   bpf_obj fill ID N            add up to N made-up keys; prints how many fit
+ *
+ * fill lets a test make a stage's map full without changing the stage,
+ * to see that the stage counts the inserts that fail.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/syscall.h>
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: bpf_obj ids PID | alive prog|map|link ID | map-id PID NAME |"
+		" count ID | fill ID N\n");
+	exit(2);
+}
+
+static unsigned long number(const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "bpf_obj: not a number: '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static int get_fd_by_id(const char *kind, unsigned int id)
+{
+	union bpf_attr attr = {};
+	int cmd;
+
+	if (!strcmp(kind, "prog"))
+		cmd = BPF_PROG_GET_FD_BY_ID;
+	else if (!strcmp(kind, "map"))
+		cmd = BPF_MAP_GET_FD_BY_ID;
+	else if (!strcmp(kind, "link"))
+		cmd = BPF_LINK_GET_FD_BY_ID;
+	else
+		usage();
+	attr.prog_id = id;	/* map_id and link_id share this slot */
+	return sys_bpf(cmd, &attr);
+}
+
+static int map_info(int fd, struct bpf_map_info *info)
+{
+	union bpf_attr attr = {};
+
+	memset(info, 0, sizeof(*info));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (unsigned long)info;
+	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr);
+}
+
+static int map_fd(const char *id)
+{
+	int fd = get_fd_by_id("map", number(id));
+
+	if (fd < 0) {
+		fprintf(stderr, "bpf_obj: map %s: %s\n", id, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* Each bpf fd's fdinfo names its object: prog_id, map_id or link_id. */
+static int ids(const char *pid, const char *want_name)
+{
+	char path[300], line[128];
+	struct dirent *de;
+	DIR *dir;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%s/fdinfo", pid);
+	dir = opendir(path);
+	if (!dir) {
+		fprintf(stderr, "bpf_obj: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(dir))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, de->d_name);
+		f = fopen(path, "r");
+		while (f && fgets(line, sizeof(line), f)) {
+			char kind[8];
+			unsigned int id;
+
+			if (sscanf(line, "%7[a-z]_id: %u", kind, &id) != 2)
+				continue;
+			if (want_name) {
+				struct bpf_map_info info;
+				int fd;
+
+				if (strcmp(kind, "map"))
+					continue;
+				fd = get_fd_by_id("map", id);
+				if (fd >= 0 && !map_info(fd, &info) &&
+				    !strcmp(info.name, want_name) && !found) {
+					printf("%u\n", id);
+					found = 1;
+				}
+				if (fd >= 0)
+					close(fd);
+			} else if (!strcmp(kind, "prog") || !strcmp(kind, "map") ||
+				   !strcmp(kind, "link")) {
+				printf("%s %u\n", kind, id);
+			}
+		}
+		if (f)
+			fclose(f);
+	}
+	closedir(dir);
+	return want_name && !found;
+}
+
+static int count(int fd, unsigned int key_size)
+{
+	char *key = calloc(2, key_size), *next = key + key_size;
+	union bpf_attr attr = {};
+	unsigned long n = 0;
+
+	attr.map_fd = fd;
+	attr.key = 0;	/* NULL: the first key */
+	attr.next_key = (unsigned long)next;
+	while (!sys_bpf(BPF_MAP_GET_NEXT_KEY, &attr)) {
+		n++;
+		memcpy(key, next, key_size);
+		attr.key = (unsigned long)key;
+	}
+	printf("%lu\n", n);
+	return errno == ENOENT ? 0 : 1;
+}
+
+static int fill(int fd, struct bpf_map_info *info, unsigned long want)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t vsize = info->value_size;
+	char *key = calloc(1, info->key_size), *val;
+	union bpf_attr attr = {};
+	unsigned long n = 0;
+
+	/* per-CPU maps take one 8-byte-aligned value per possible CPU */
+	if (info->type == BPF_MAP_TYPE_PERCPU_HASH || info->type == BPF_MAP_TYPE_LRU_PERCPU_HASH)
+		vsize = ((vsize + 7) & ~7UL) * (ncpu > 0 ? ncpu : 1);
+	val = calloc(1, vsize);
+	attr.map_fd = fd;
+	attr.key = (unsigned long)key;
+	attr.value = (unsigned long)val;
+	attr.flags = BPF_NOEXIST;
+	/* small numbers: never the address of a kernel object */
+	for (unsigned long k = 1; n < want && k <= want + info->max_entries; k++) {
+		memcpy(key, &k, info->key_size < sizeof(k) ? info->key_size : sizeof(k));
+		if (!sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+			n++;
+		else if (errno != EEXIST)
+			break;
+	}
+	printf("%lu\n", n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_map_info info;
+	int fd;
+
+	if (argc < 3)
+		usage();
+	if (!strcmp(argv[1], "ids") && argc == 3)
+		return ids(argv[2], NULL);
+	if (!strcmp(argv[1], "map-id") && argc == 4)
+		return ids(argv[2], argv[3]);
+	if (!strcmp(argv[1], "alive") && argc == 4) {
+		fd = get_fd_by_id(argv[2], number(argv[3]));
+		if (fd < 0)
+			return 1;
+		close(fd);
+		return 0;
+	}
+	if ((!strcmp(argv[1], "count") && argc == 3) || (!strcmp(argv[1], "fill") && argc == 4)) {
+		fd = map_fd(argv[2]);
+		if (map_info(fd, &info)) {
+			fprintf(stderr, "bpf_obj: map %s: %s\n", argv[2], strerror(errno));
+			return 1;
+		}
+		return argc == 3 ? count(fd, info.key_size) : fill(fd, &info, number(argv[3]));
+	}
+	usage();
+	return 2;
+}
