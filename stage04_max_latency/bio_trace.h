@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Stage 04: what the BPF side and the user side of bio_trace share. */
+#ifndef __BIO_TRACE_H
+#define __BIO_TRACE_H
+
+/*
+ * The slowest bio a CPU has completed. One record, written whole by the
+ * completion handler, so bio and times always belong together.
+ */
+struct max_rec {
+	__u64 bio;		/* struct bio *, 0 = none yet */
+	__u64 start;		/* submit time, ns */
+	__u64 end;		/* completion time, ns */
+	__u64 duration;		/* end - start */
+};
+
+#endif /* __BIO_TRACE_H */
