@@ -146,4 +146,169 @@ DOOR_TP(rq_done, rq_wanted(rq) && nr_bytes >= BPF_CORE_READ(rq, __data_len), \
 	handler##_end(ctx, rq),						\
 	struct request *rq, blk_status_t error, unsigned int nr_bytes)
 
+/*
+ * Page-cache points (stages 08-09). -d keeps files whose filesystem sits
+ * on the disk; block-device files and filesystems without a disk (tmpfs,
+ * proc) have no sb->s_bdev and are left out when -d is given.
+ */
+static __always_inline bool mapping_wanted(struct address_space *mapping)
+{
+	struct block_device *bdev;
+
+	if (!targ_dev)
+		return true;
+	bdev = BPF_CORE_READ(mapping, host, i_sb, s_bdev);
+	return bdev && disk_dev(BPF_CORE_READ(bdev, bd_disk)) == targ_dev;
+}
+
+/* 6.1 named a large folio's page count _folio_nr_pages; 6.18 _nr_pages. */
+struct folio___61 {
+	unsigned int _folio_nr_pages;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 folio_pages(struct folio *folio)
+{
+	struct folio___61 *old = (void *)folio;
+	unsigned long flags = 0;
+
+	/* Only a large folio (PG_head) has a tail page holding the count. */
+	bpf_core_read(&flags, sizeof(flags), &folio->flags);
+	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
+		return 1;
+	if (bpf_core_field_exists(folio->_nr_pages))
+		return BPF_CORE_READ(folio, _nr_pages);
+	if (bpf_core_field_exists(old->_folio_nr_pages))
+		return BPF_CORE_READ(old, _folio_nr_pages);
+	return 1;
+}
+
+/*
+ * A folio enters the page cache: handler(ctx, mapping, index, pages).
+ * kprobe/fentry at the entry of __filemap_add_folio(mapping, folio,
+ * index, ...), which every add goes through (readahead, read, write,
+ * fault); tracepoint mm_filemap_add_to_page_cache(folio) at its end.
+ */
+#define PAGECACHE_ADD_DOORS(handler)					\
+static __always_inline int handler##_count(void *ctx,			\
+		struct address_space *mapping, struct folio *folio,	\
+		unsigned long index)					\
+{									\
+	if (!mapping_wanted(mapping))					\
+		return 0;						\
+	stat_inc(STAT_ADD);						\
+	return handler(ctx, mapping, index, folio_pages(folio));	\
+}									\
+SEC("kprobe")								\
+int BPF_KPROBE(kprobe__filemap_add_folio, struct address_space *mapping, \
+	       struct folio *folio, unsigned long index)		\
+{									\
+	return handler##_count(ctx, mapping, folio, index);		\
+}									\
+SEC("fentry")								\
+int BPF_PROG(fentry__filemap_add_folio, struct address_space *mapping,	\
+	     struct folio *folio, unsigned long index)			\
+{									\
+	return handler##_count(ctx, mapping, folio, index);		\
+}									\
+DOOR_TP(filemap_add_folio, true,					\
+	handler##_count(ctx, BPF_CORE_READ(folio, mapping), folio,	\
+			BPF_CORE_READ(folio, index)),			\
+	struct folio *folio)
+
+#define PAGECACHE_PAGE_SHIFT 12	/* 4 KiB pages (x86-64, most arm64) */
+
+/* kprobe door: the arguments of filemap_get_pages(), kept for its return. */
+struct pc_lookup_args {
+	struct kiocb *iocb;
+	struct folio_batch *fbatch;
+};
+
+/*
+ * The read path's lookup, filemap_get_pages(iocb, .., fbatch, ..): on
+ * success (0) fbatch holds the folios the read copies next. handler(ctx,
+ * mapping, first, last, exact): pages first..last of the file. Function
+ * doors read them from fbatch at the return (exact); the tracepoint
+ * mm_filemap_get_pages gives the range the read asked for, of which the
+ * batch may hold only the start: a next call of the same read then asks
+ * again for the rest (exact = false; the stage sorts that out).
+ */
+#define PAGECACHE_LOOKUP_DOORS(handler)					\
+struct {								\
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);			\
+	__uint(map_flags, BPF_F_NO_PREALLOC);				\
+	__type(key, int);						\
+	__type(value, struct pc_lookup_args);				\
+} pc_lookup_args SEC(".maps");						\
+static __always_inline int handler##_count(void *ctx,			\
+		struct address_space *mapping, unsigned long first,	\
+		unsigned long last, bool exact)				\
+{									\
+	if (!mapping_wanted(mapping))					\
+		return 0;						\
+	stat_inc(STAT_LOOKUP);						\
+	return handler(ctx, mapping, first, last, exact);		\
+}									\
+static __always_inline int handler##_batch(void *ctx,			\
+		struct kiocb *iocb, struct folio_batch *fbatch)		\
+{									\
+	unsigned int nr = BPF_CORE_READ(fbatch, nr);			\
+	struct folio *folio = NULL;					\
+	unsigned long first;						\
+									\
+	if (nr < 1 || nr > 64)						\
+		return 0;						\
+	bpf_core_read(&folio, sizeof(folio), &fbatch->folios[nr - 1]);	\
+	if (!folio)							\
+		return 0;						\
+	first = BPF_CORE_READ(iocb, ki_pos) >> PAGECACHE_PAGE_SHIFT;	\
+	return handler##_count(ctx, BPF_CORE_READ(iocb, ki_filp, f_mapping), \
+			first, BPF_CORE_READ(folio, index) +		\
+			folio_pages(folio) - 1, true);			\
+}									\
+SEC("kprobe")								\
+int BPF_KPROBE(kentry__filemap_get_pages, struct kiocb *iocb, void *arg2, \
+	       struct folio_batch *fbatch)				\
+{									\
+	struct pc_lookup_args *a;						\
+									\
+	a = bpf_task_storage_get(&pc_lookup_args, bpf_get_current_task_btf(), \
+				 NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);	\
+	if (!a) {							\
+		stat_inc(STAT_TASK_STORE);				\
+		return 0;						\
+	}								\
+	a->iocb = iocb;							\
+	a->fbatch = fbatch;						\
+	return 0;							\
+}									\
+SEC("kretprobe")							\
+int BPF_KRETPROBE(kprobe__filemap_get_pages, int ret)			\
+{									\
+	struct pc_lookup_args *a;						\
+	struct pc_lookup_args args;					\
+									\
+	a = bpf_task_storage_get(&pc_lookup_args, bpf_get_current_task_btf(), \
+				 NULL, 0);				\
+	if (!a || !a->iocb)						\
+		return 0;						\
+	args = *a;							\
+	a->iocb = NULL;							\
+	return ret ? 0 : handler##_batch(ctx, args.iocb, args.fbatch);	\
+}									\
+/* fexit: the third argument is fbatch on 6.1 and 6.18 alike; the	\
+ * return value sits after a count of arguments that changed (6.5). */	\
+SEC("fexit")								\
+int BPF_PROG(fentry__filemap_get_pages, struct kiocb *iocb, void *arg2,	\
+	     struct folio_batch *fbatch)				\
+{									\
+	__u64 ret = 0;							\
+									\
+	bpf_get_func_ret(ctx, &ret);					\
+	return (int)ret ? 0 : handler##_batch(ctx, iocb, fbatch);	\
+}									\
+DOOR_TP(filemap_get_pages, true,					\
+	handler##_count(ctx, mapping, index, last_index, false),	\
+	struct address_space *mapping, unsigned long index,		\
+	unsigned long last_index)
+
 #endif /* __DOORS_BPF_H */

@@ -223,6 +223,10 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 			if (!prog)
 				goto missing;
 			bpf_program__set_autoload(prog, true);
+			/* A kretprobe that needs the arguments has an entry half. */
+			prog = find_prog(obj, "kentry", p->name);
+			if (prog)
+				bpf_program__set_autoload(prog, true);
 			break;
 		default:
 			for (int t = 0; t < POINT_MAX_TPS && p->tps[t].tp; t++) {
@@ -267,9 +271,19 @@ int doors_attach(struct doors *d)
 			prog = find_prog(d->obj, "fentry", p->name);
 			if (add_link(d, bpf_program__attach(prog), c->func))
 				return -1;
-			snprintf(line + len, sizeof(line) - len, "fentry/%s", c->func);
+			/* fentry, or fexit for a point that wants the return */
+			snprintf(line + len, sizeof(line) - len, "%s/%s",
+				 bpf_program__section_name(prog), c->func);
 			break;
 		case DOOR_KPROBE:
+			/* The entry half first, so every return finds its arguments. */
+			prog = find_prog(d->obj, "kentry", p->name);
+			if (prog && add_link(d, bpf_program__attach_kprobe(prog, false, c->func),
+					     c->func))
+				return -1;
+			if (prog)
+				len += snprintf(line + len, sizeof(line) - len, "kprobe/%s + ",
+						c->func);
 			prog = find_prog(d->obj, "kprobe", p->name);
 			if (add_link(d, bpf_program__attach_kprobe(prog,
 				!strncmp(bpf_program__section_name(prog), "kretprobe", 9),
@@ -312,6 +326,7 @@ static const char *const drop_names[STAT_MAX] = {
 	[STAT_NO_START] = "completions without a recorded start",
 	[STAT_WALK_CUT] = "rq->bio walks cut short",
 	[STAT_STACK_ERR] = "stacks not captured",
+	[STAT_TASK_STORE] = "events without per-task storage (out of memory)",
 };
 
 static __u64 recursion_misses(struct doors *d)

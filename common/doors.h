@@ -53,6 +53,8 @@ struct doors {
 
 extern const struct probe_point point_submit_bio;
 extern const struct probe_point point_bio_endio;
+extern const struct probe_point point_filemap_get_pages;
+extern const struct probe_point point_filemap_add_folio;
 extern const struct probe_point point_rq_start;
 extern const struct probe_point point_rq_done;
 

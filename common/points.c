@@ -52,3 +52,23 @@ const struct probe_point point_rq_done = {
 	.tps = { { "rq_done", "block_rq_complete" } },
 	.stat = STAT_RQ_DONE,
 };
+
+/*
+ * mm/filemap.c: filemap_get_pages(), where read() and splice look pages
+ * up in the page cache (since 5.11; 4.19's pagecache_get_page() is no
+ * longer on that path). Its tracepoint, added in 6.11, fires at the end.
+ */
+const struct probe_point point_filemap_get_pages = {
+	.name = "filemap_get_pages",
+	.funcs = { "filemap_get_pages" },
+	.tps = { { "filemap_get_pages", "mm_filemap_get_pages" } },
+	.stat = STAT_LOOKUP,
+};
+
+/* mm/filemap.c: __filemap_add_folio(), every page entering the cache. */
+const struct probe_point point_filemap_add_folio = {
+	.name = "filemap_add_folio",
+	.funcs = { "__filemap_add_folio" },
+	.tps = { { "filemap_add_folio", "mm_filemap_add_to_page_cache" } },
+	.stat = STAT_ADD,
+};

@@ -18,6 +18,7 @@ enum trace_stat {
 	STAT_NO_START,		/* completions without a recorded start */
 	STAT_WALK_CUT,		/* rq->bio walks cut at the bound */
 	STAT_STACK_ERR,		/* stacks that could not be captured */
+	STAT_TASK_STORE,	/* per-task storage that could not be had */
 	STAT_MAX,
 };
 
