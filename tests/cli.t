@@ -24,8 +24,8 @@ for s in "$ROOT"/stage*/bio_trace "$ROOT"/stage*/pagecache_trace "$ROOT"/stage*/
 	"$s" -h >"$T_TMP/out" 2>&1
 	is "$?" 0 "$name: -h exits 0"
 	check "$name: -h shows usage" grep -q "^Usage:" "$T_TMP/out"
-	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$s" --duration 1 \
+	if [ "$(id -u)" -eq 0 ] && as_nobody true; then
+		as_nobody "$s" --duration 1 \
 			>/dev/null 2>"$T_TMP/err"
 		is "$?" 1 "$name: not root exits 1"
 		check "$name: not root says so" grep -q "must be run as root" "$T_TMP/err"

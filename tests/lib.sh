@@ -151,3 +151,26 @@ io() {
 count() {	# count PATTERN FILE: lines matching a fixed string
 	grep -cF -- "$1" "$2"
 }
+
+# relay NAME FILE: re-emit the TAP in FILE as tests of this file, each
+# description prefixed with NAME (for tests that run other TAP producers).
+relay() {
+	while IFS= read -r _l; do
+		case "$_l" in
+		"ok "*"# SKIP"*) skip "$1" "${_l#*# SKIP }" ;;
+		"1..0 # SKIP"*) skip "$1" "${_l#*# SKIP }" ;;
+		"ok "*) ok 0 "$1: ${_l#* - }" ;;
+		"not ok "*) ok 1 "$1: ${_l#* - }" ;;
+		"#"*) echo "$_l" ;;
+		esac
+	done <"$2"
+}
+
+# as_nobody CMD...: run CMD as nobody (uid 65534); 127 if nothing here can
+# drop root. Busybox's setpriv has no --reuid (and its sh prefers its own
+# applets to PATH), so the VM names util-linux's in TEST_SETPRIV.
+as_nobody() {
+	_sp=${TEST_SETPRIV:-setpriv}
+	"$_sp" --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || return 127
+	"$_sp" --reuid=65534 --regid=65534 --clear-groups "$@"
+}

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Unit tests of common/ (no privilege needed): each tests/bin/test_* is TAP.
+# vm: skip unit tests of common/ need no kernel
 . "$(dirname "$0")/lib.sh"
 found=0
 for u in "$BIN"/test_*; do

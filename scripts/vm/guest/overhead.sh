@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The seed's overhead setup as a smoke check, in the classroom VM: fio
+# (randrw, the seed's block-size mix, libaio, depth 64) on a null_blk with
+# queue_mode=2 (TEST_BENCH_DEV), alone and then with stage 03's latency
+# map attached in each door. The IOPS are figures, not assertions (under
+# TCG they say little); the checks: fio and the tracer work under load and
+# the tracer pairs what it sees.
+WB=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$WB/tests/lib.sh"
+ROOT=$WB
+S=$ROOT/stage03_latency_map/bio_trace
+DEV=${TEST_BENCH_DEV:-}
+SECS=${VM_FIO_SECONDS:-3}
+
+need_bin "$S"
+need_root
+[ -n "$DEV" ] && [ -b "/dev/$DEV" ] || skip_all "no null_blk bench device (TEST_BENCH_DEV)"
+command -v fio >/dev/null 2>&1 || skip_all "fio is not on the disk image (not installed on the host)"
+[ "$(cat "/sys/block/$DEV/queue/nr_requests" 2>/dev/null)" ] ||
+	skip_all "/dev/$DEV is not a blk-mq device"
+
+# iops: run fio; prints read+write IOPS (terse fields 8 and 49)
+iops() {
+	fio --name=overhead --filename="/dev/$DEV" --rw=randrw:2 \
+		--bssplit=512/20:1k/16:2k/9:4k/12:8k/19:16k/10:32k/8:64k/4 \
+		--direct=1 --ioengine=libaio --iodepth=64 --iodepth_batch_submit=64 \
+		--iodepth_batch_complete=64 --thread --time_based --runtime="$SECS" \
+		--minimal >"$T_TMP/fio.out" 2>"$T_TMP/fio.err" || {
+		diag "fio failed: $(head -n 3 "$T_TMP/fio.err")"
+		return 1
+	}
+	awk -F';' '{ print $8 + $49 }' "$T_TMP/fio.out"
+}
+
+base=$(iops)
+ok $? "fio on /dev/$DEV (queue_mode=2) alone: ${base:-?} IOPS"
+for door in $TEST_DOORS; do
+	t="stage03 [$door] under fio"
+	if ! why=$(door_ok "$S" "$door"); then
+		skip "$t" "$why"
+		continue
+	fi
+	start "$S" -q -a "$door" -d "$DEV" || { ok 1 "$t: starts"; continue; }
+	n=$(iops)
+	rc=$?
+	stop
+	ok $rc "$t: fio runs: ${n:-?} IOPS"
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	sub=$(sed -n 's/^Events: submit_bio \([0-9]*\), bio_endio \([0-9]*\)$/\1/p' "$T_TMP/out")
+	end=$(sed -n 's/^Events: submit_bio \([0-9]*\), bio_endio \([0-9]*\)$/\2/p' "$T_TMP/out")
+	check "$t: sees the bios (${sub:-none} submitted, ${end:-none} completed)" \
+		test "${sub:-0}" -gt 0 -a "${end:-0}" -gt 0
+	[ -n "$base" ] && [ -n "$n" ] && [ "$base" -gt 0 ] &&
+		diag "$t: overhead $(echo "$base $n" | awk '{ printf "%.0f", 100 * ($1 - $2) / $1 }')% (seed: 27% with a kprobe tracer)"
+done
+done_testing

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# In the classroom VM (busybox sh): run every tests/*.t that belongs in
+# the guest (each covers every door in TEST_DOORS), then the overhead
+# smoke check, as one TAP stream on stdout: "<file>: <its description>".
+# A test file with a line "# vm: skip REASON" is host-only.
+WB=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$WB/tests/lib.sh"
+ROOT=$WB
+BIN=$ROOT/tests/bin
+limit=${VM_TEST_LIMIT:-300}
+
+# The host measures boot-to-first-test by this first line's arrival.
+diag "kernel $(uname -r), first test $(cut -d' ' -f1 /proc/uptime) s after boot"
+diag "TEST_DEV=$TEST_DEV TEST_SLOW_NS=$TEST_SLOW_NS TEST_FS_DIR=$TEST_FS_DIR doors: $TEST_DOORS"
+
+# run NAME COMMAND...: one test file, its TAP relayed, then its exit
+# status and plan checked as one more test.
+run() {
+	_name=$1
+	shift
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	timeout "$limit" "$@" >"$T_TMP/t.out" 2>"$T_TMP/t.err" </dev/null
+	_rc=$?
+	relay "$_name" "$T_TMP/t.out"
+	grep -q '^1\.\.0 # SKIP' "$T_TMP/t.out" && return 0
+	_plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$T_TMP/t.out")
+	_ran=$(grep -cE '^(not )?ok ' "$T_TMP/t.out")
+	[ $_rc -eq 124 ] && diag "$_name: killed after $limit s"
+	is "$_rc ${_plan:-none}" "0 $_ran" "$_name: exits 0 after its whole plan"
+	[ $_rc -eq 0 ] || sed 's/^/#   stderr: /' "$T_TMP/t.err" | tail -n 20
+	diag "$_name: $(echo "$_t0 $(cut -d' ' -f1 /proc/uptime)" | awk '{ printf "%.1f", $2 - $1 }') s"
+}
+
+for t in "$ROOT"/tests/*.t; do
+	name=$(basename "$t")
+	if grep -q '^# vm: skip' "$t"; then
+		why=$(sed -n 's/^# vm: skip *//p' "$t" | head -n 1)
+		skip "$name" "host-only${why:+: $why}"
+		continue
+	fi
+	run "$name" sh "$t"
+done
+run overhead "$ROOT/scripts/vm/guest/overhead.sh"
+done_testing

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Pack the classroom VM for hand-out: build/classroom-vm.tar.gz holds
+# run.sh, the disks and, per kernel, vmlinuz and initrd.img. On a classroom
+# machine with QEMU: tar xzf classroom-vm.tar.gz && classroom-vm/run.sh
+#   scripts/vm/pack.sh [KERNEL...]     (default: cloud; built by make vm)
+set -eu
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+VM=$ROOT/build/vm
+out=$ROOT/build/classroom-vm.tar.gz
+[ $# -gt 0 ] || set -- cloud
+
+tmp=$ROOT/build/vm-pack.$$
+trap 'rm -rf "$tmp"' EXIT
+d=$tmp/classroom-vm
+mkdir -p "$d"
+# hard links: no copies of the big files
+ln "$VM/disk.img" "$VM/scratch.img" "$d/"
+cp "$ROOT/scripts/vm/run.sh" "$d/"
+for k in "$@"; do
+	kver=$(readlink "$VM/$k") || { echo "pack: kernel $k is not built (make vm)" >&2; exit 1; }
+	mkdir -p "$d/$kver"
+	ln "$VM/$kver/vmlinuz" "$VM/$kver/initrd.img" "$d/$kver/"
+	ln -s "$kver" "$d/$k"
+done
+cat >"$d/README.txt" <<END
+Classroom VM of the BPF storage-stack workbook. Needs only QEMU
+(Debian/Ubuntu: apt-get install qemu-system-x86).
+
+  ./run.sh              boot $1 ($(readlink "$VM/$1")) with a shell
+  ./run.sh -k KERNEL    another kernel: $*
+  ./run.sh test         run every test headless (TAP in log/…)
+
+Inside: the workbook is in /workbook; /dev/nullb0 is a scratch disk whose
+every I/O takes a known time, /mnt/scratch an ext4 on its own disk.
+Leave with poweroff, or Ctrl-A then X. Changes are discarded on exit.
+END
+tar -C "$tmp" --sparse --owner=0 --group=0 -czf "$out.tmp" classroom-vm
+mv "$out.tmp" "$out"
+echo "  PACK     build/$(basename "$out") ($(du -h "$out" | cut -f1))" >&2

@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Boot the classroom VM; QEMU is all it needs (it also ships in the
+# archive of make vm-image, next to the images).
+#
+#   run.sh [-k KERNEL] [shell]          a shell on this terminal; leave it
+#                                       with poweroff, or Ctrl-A then X
+#   run.sh [-k KERNEL] [-o DIR] [-t SECONDS] test
+#                                       headless: runs the workbook's tests;
+#                                       TAP in DIR/results.tap, the kernel
+#                                       console in DIR/console.log
+#
+# KERNEL is a folder next to disk.img with vmlinuz and initrd.img (default
+# cloud). KVM is used only after a short probe shows that a KVM guest boots
+# here (the result is kept until the host reboots); VM_ACCEL=kvm|tcg forces
+# the choice. Disks are opened with snapshot=on: changes vanish on exit.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -f "$here/disk.img" ]; then
+	VM=$here
+else
+	VM=$(cd "$here/../.." && pwd)/build/vm
+fi
+kernel=cloud
+out=
+limit=${VM_TIMEOUT:-900}
+
+usage() {
+	echo "usage: run.sh [-k KERNEL] [-o DIR] [-t SECONDS] [shell|test]" >&2
+	exit 2
+}
+
+while getopts k:o:t:h o; do
+	case $o in
+	k) kernel=$OPTARG ;;
+	o) out=$OPTARG ;;
+	t) limit=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+mode=${1:-shell}
+K=$VM/$kernel
+for f in "$K/vmlinuz" "$K/initrd.img" "$VM/disk.img" "$VM/scratch.img"; do
+	[ -f "$f" ] || { echo "vm: $f missing (run make vm)" >&2; exit 1; }
+done
+command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+	{ echo "vm: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 1; }
+
+now() {
+	date +%s.%N
+}
+
+since() {	# since T0: seconds from T0 to now, one decimal
+	echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'
+}
+
+# qemu ACCEL MODE QEMU-ARGS...: under $WRAP (a time limit), if set
+WRAP=
+qemu() {
+	case $1 in
+	kvm) acc="-accel kvm -cpu host" ;;
+	*) acc="-accel tcg -cpu max" ;;
+	esac
+	_m=$2
+	shift 2
+	# shellcheck disable=SC2086
+	$WRAP qemu-system-x86_64 -nodefaults -no-user-config -machine pc $acc \
+		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -no-reboot \
+		-kernel "$K/vmlinuz" -initrd "$K/initrd.img" \
+		-append "console=ttyS0 panic=-1 quiet wb.mode=$_m ${VM_APPEND:-}" \
+		-drive "if=none,id=wb,format=raw,snapshot=on,file=$VM/disk.img" \
+		-device nvme,drive=wb,serial=workbook \
+		-drive "if=none,id=sc,format=raw,snapshot=on,file=$VM/scratch.img" \
+		-device nvme,drive=sc,serial=scratch \
+		"$@"
+}
+
+# accel: kvm if a KVM guest reaches its init within a few seconds, else tcg
+accel() {
+	case "${VM_ACCEL:-auto}" in
+	kvm | tcg) echo "$VM_ACCEL"; return ;;
+	esac
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo tcg; return; }
+	id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+	cache=$VM/.kvm-probe.$kernel
+	if [ -f "$cache" ] && [ "$(sed -n 1p "$cache")" = "$id" ]; then
+		sed -n 2p "$cache"
+		return
+	fi
+	p=$(mktemp -d)
+	t0=$(now)
+	WRAP="timeout -k 2 ${VM_KVM_PROBE:-10}"
+	qemu kvm probe -display none -monitor none \
+		-serial "file:$p/console" -serial "file:$p/probe" </dev/null >/dev/null 2>&1
+	WRAP=
+	if grep -q "wb-probe ok" "$p/probe" 2>/dev/null; then
+		a=kvm
+		echo "vm: KVM probe: a KVM guest booted in $(since "$t0") s; using KVM" >&2
+	else
+		a=tcg
+		echo "vm: KVM probe: no KVM guest within ${VM_KVM_PROBE:-10} s; using TCG" >&2
+	fi
+	rm -rf "$p"
+	printf '%s\n%s\n' "$id" "$a" >"$cache" 2>/dev/null
+	echo $a
+}
+
+case $mode in
+shell)
+	[ -t 0 ] || { echo "vm: shell mode needs a terminal" >&2; exit 2; }
+	a=$(accel)
+	echo "vm: booting $(readlink "$K" || echo "$kernel") ($a); leave with poweroff or Ctrl-A then X" >&2
+	# signal=off: Ctrl-C reaches the guest (to stop a tracer), not QEMU
+	qemu "$a" shell -display none \
+		-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
+		-mon chardev=con,mode=readline -serial null
+	;;
+test)
+	[ -n "$out" ] || out=$VM/log/$kernel
+	mkdir -p "$out"
+	: >"$out/results.tap"
+	: >"$out/console.log"
+	a=$(accel)
+	t0=$(now)
+	WRAP="timeout -k 5 $limit"
+	qemu "$a" test -display none -monitor none \
+		-serial "file:$out/console.log" -serial "file:$out/results.tap" \
+		</dev/null >"$out/qemu.log" 2>&1 &
+	qpid=$!
+	# Boot-to-first-test: the guest's runner writes its first line just
+	# before it starts the first test.
+	first=
+	while kill -0 $qpid 2>/dev/null; do
+		if [ -s "$out/results.tap" ]; then
+			first=$(since "$t0")
+			break
+		fi
+		sleep 0.1
+	done
+	wait $qpid
+	rc=$?
+	echo "vm: $(readlink "$K" || echo "$kernel") ($a): first test ${first:-never} s after QEMU started, all done in $(since "$t0") s" >&2
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "vm: the guest hung: still running after $limit s, killed (console: $out/console.log)" >&2
+		exit 124
+	fi
+	[ $rc -eq 0 ] || { echo "vm: QEMU failed ($rc): $(tail -n 3 "$out/qemu.log")" >&2; exit $rc; }
+	;;
+*)
+	usage
+	;;
+esac
