@@ -67,9 +67,9 @@ int hist_shade(unsigned long long count, unsigned long long max)
 	return 1 + (int)((count * (HIST_SHADES - 2)) / max);
 }
 
-/* From blank to dark, as characters and as 256-colour greys. */
+/* From blank to dark, as characters and as 256-colour greys (0: none). */
 static const char shade_chars[HIST_SHADES + 1] = " .:-=+*#%@";
-static const int shade_colors[HIST_SHADES] = { 255, 252, 249, 246, 243, 240, 237, 235, 233, 232 };
+static const int shade_colors[HIST_SHADES] = { 0, 252, 249, 246, 243, 240, 237, 235, 233, 232 };
 
 char *hist_heat_row(char *buf, size_t len, const unsigned long long *slots, int n,
 		    bool color)
@@ -89,12 +89,17 @@ char *hist_heat_row(char *buf, size_t len, const unsigned long long *slots, int 
 			max = slots[i];
 	for (int i = 0; i < n && used < len; i++) {
 		int s = hist_shade(slots[i], max);
+		char cell[HIST_CELL + 1];
 		int w;
 
-		if (color)
-			w = snprintf(buf + used, len - used, "\033[48;5;%dm  ", shade_colors[s]);
+		memset(cell, color ? ' ' : shade_chars[s], HIST_CELL);
+		cell[HIST_CELL] = '\0';
+		if (color && !s)	/* the terminal's own background */
+			w = snprintf(buf + used, len - used, "\033[49m%s", cell);
+		else if (color)
+			w = snprintf(buf + used, len - used, "\033[48;5;%dm%s", shade_colors[s], cell);
 		else
-			w = snprintf(buf + used, len - used, "%c", shade_chars[s]);
+			w = snprintf(buf + used, len - used, "%s", cell);
 		if (w < 0 || (size_t)w >= len - used) {
 			buf[used] = '\0';	/* never half a cell */
 			break;

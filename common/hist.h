@@ -49,11 +49,12 @@ void print_log2_hist(FILE *out, const unsigned long long *slots, int n, const ch
 unsigned long long hist_total(const unsigned long long *slots, int n);
 
 /*
- * One heat-map row of n slots into buf: one cell per slot, shaded by its
- * count against the row's busiest slot; an empty slot is blank, any
- * other is visible. color: ANSI background cells (two columns each)
- * rather than characters (one column each). Returns buf.
+ * One heat-map row of n slots into buf: one cell of HIST_CELL columns per
+ * slot, shaded by its count against the row's busiest slot; an empty
+ * slot is blank, any other is visible. color: ANSI background colours
+ * rather than characters. Only whole cells; returns buf.
  */
+#define HIST_CELL 2
 char *hist_heat_row(char *buf, size_t len, const unsigned long long *slots, int n,
 		    bool color);
 

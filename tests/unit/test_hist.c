@@ -145,18 +145,20 @@ static void test_heat(void)
 	is_int(hist_shade(99, 100), HIST_SHADES - 2, "only the busiest is darkest");
 
 	hist_heat_row(buf, sizeof(buf), s, 8, false);
-	is_int(strlen(buf), 8, "text row: one character per slot");
-	ok(buf[0] == ' ' && buf[2] == ' ' && buf[5] == ' ', "empty slots are blanks");
-	ok(buf[1] != ' ' && buf[7] != ' ', "small slots are visible");
-	ok(buf[3] == '@', "busiest slot is the darkest character");
+	is_int(strlen(buf), 8 * HIST_CELL, "text row: HIST_CELL characters per slot");
+	ok(buf[0] == ' ' && buf[2 * HIST_CELL] == ' ' && buf[5 * HIST_CELL] == ' ',
+	   "empty slots are blanks");
+	ok(buf[1 * HIST_CELL] != ' ' && buf[7 * HIST_CELL + 1] != ' ', "small slots are visible");
+	ok(buf[3 * HIST_CELL] == '@', "busiest slot is the darkest character");
 
 	hist_heat_row(buf, sizeof(buf), s, 8, true);
-	ok(strncmp(buf, "\033[48;5;", 7) == 0, "colour row starts with a background colour");
+	ok(strncmp(buf, "\033[49m  ", 7) == 0, "colour row: an empty slot keeps the terminal's background");
+	ok(strstr(buf, "\033[48;5;232m  ") != NULL, "colour row: the busiest slot is darkest grey");
 	ok(strlen(buf) > 4 && !strcmp(buf + strlen(buf) - 4, "\033[0m"),
 	   "colour row switches the colour off");
 
 	hist_heat_row(small, sizeof(small), s, 8, false);
-	is_int(strlen(small), 3, "a short buffer takes what fits");
+	is_int(strlen(small), 2, "a short buffer takes the whole cells that fit");
 	hist_heat_row(buf, 20, s, 8, true);
 	ok(strlen(buf) < 20 && !strcmp(buf + strlen(buf) - 4, "\033[0m"),
 	   "short colour buffer: whole cells, colour still switched off");
