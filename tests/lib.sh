@@ -67,6 +67,10 @@ done_testing() {
 }
 
 cleanup() {
+	if [ -n "$T_MNT" ]; then	# scratch_fs: before its loop device
+		umount "$T_MNT" 2>/dev/null
+		T_MNT=
+	fi
 	if [ -n "$T_LOOP" ]; then
 		losetup -d "/dev/$T_LOOP" 2>/dev/null
 		T_LOOP=
@@ -173,4 +177,29 @@ as_nobody() {
 	_sp=${TEST_SETPRIV:-setpriv}
 	"$_sp" --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || return 127
 	"$_sp" --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# scratch_fs: sets FS_DIR, a directory on a real filesystem, and FS_DISK,
+# its disk (for -d). TEST_FS_DIR if set (the VM's ext4 on a block device),
+# else ext4 on a loop device over a file in /dev/shm, mounted in this
+# test's temp dir; cleanup unmounts it.
+scratch_fs() {
+	if [ -n "$TEST_FS_DIR" ]; then
+		FS_DIR=$TEST_FS_DIR
+	else
+		command -v mkfs.ext4 >/dev/null 2>&1 || return 1
+		_dev=$TEST_DEV
+		TEST_DEV=
+		scratch_dev 64
+		_rc=$?
+		TEST_DEV=$_dev
+		[ $_rc -eq 0 ] || return 1
+		mkfs.ext4 -q -F "/dev/$DEV" >/dev/null 2>&1 || return 1
+		mkdir -p "$T_TMP/mnt" && mount "/dev/$DEV" "$T_TMP/mnt" || return 1
+		T_MNT=$T_TMP/mnt
+		FS_DIR=$T_MNT
+	fi
+	_src=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
+	FS_DISK=${_src#/dev/}
+	[ -b "/dev/$FS_DISK" ]
 }
