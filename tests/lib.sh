@@ -67,6 +67,7 @@ done_testing() {
 }
 
 cleanup() {
+	slow_dev_cleanup	# before the loop device it stacks on
 	if [ -n "$T_MNT" ]; then	# scratch_fs: before its loop device
 		umount "$T_MNT" 2>/dev/null
 		T_MNT=
@@ -202,4 +203,103 @@ scratch_fs() {
 	_src=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
 	FS_DISK=${_src#/dev/}
 	[ -b "/dev/$FS_DISK" ]
+}
+
+# slow_dev: sets DEV, a device where one chosen read is slow on purpose,
+# and SLOW_NS, the least latency the slowdown imposes (0 = none known).
+#   TEST_DEV set: DEV=$TEST_DEV; TEST_SLOW_NS names its latency (null_blk
+#   irqmode=2 completion_nsec=N makes every I/O that slow), SLOW_ALL=1.
+#   Else: a loop device over a second loop device, whose reads are limited
+#   (blk-throttle, cgroup v1 blkio or v2 io.max) to SLOW_IOPS per second
+#   for slow_io's cgroup only. The lower loop device is where the read
+#   waits, so the upper one's bio spans the wait whichever door traces it.
+SLOW_IOPS=2
+slow_dev() {
+	SLOW_NS=0
+	SLOW_ALL=
+	SLOW_CG=
+	if [ -n "$TEST_DEV" ]; then
+		DEV=$TEST_DEV
+		[ -n "$TEST_SLOW_NS" ] && SLOW_NS=$TEST_SLOW_NS SLOW_ALL=1
+		return 0
+	fi
+	scratch_dev || return 1
+	T_LOWER=$T_LOOP
+	# The upper device reads through O_DIRECT where losetup can say so
+	# (else through the lower one's page cache: slow reads stay uncached).
+	T_UPPER=$(losetup -f --show --direct-io=on "/dev/$T_LOWER" 2>/dev/null) ||
+		T_UPPER=$(losetup -f --show "/dev/$T_LOWER" 2>/dev/null) || return 1
+	T_UPPER=${T_UPPER#/dev/}
+	DEV=$T_UPPER
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 5 2>/dev/null
+	_mm=$(cat "/sys/block/$T_LOWER/dev")
+	_v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
+	_v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	if [ -n "$_v1" ] && [ -e "$_v1/blkio.throttle.read_iops_device" ]; then
+		SLOW_CG=$_v1/bwb-slow.$$
+		mkdir "$SLOW_CG" 2>/dev/null &&
+			echo "$_mm $SLOW_IOPS" >"$SLOW_CG/blkio.throttle.read_iops_device" ||
+			{ diag "cannot throttle via $_v1"; slow_dev_cleanup; SLOW_CG=; }
+	elif [ -n "$_v2" ] && grep -qw io "$_v2/cgroup.controllers" 2>/dev/null; then
+		grep -qw io "$_v2/cgroup.subtree_control" ||
+			echo +io >"$_v2/cgroup.subtree_control" 2>/dev/null
+		SLOW_CG=$_v2/bwb-slow.$$
+		mkdir "$SLOW_CG" 2>/dev/null &&
+			echo "$_mm riops=$SLOW_IOPS" >"$SLOW_CG/io.max" ||
+			{ diag "cannot throttle via $_v2"; slow_dev_cleanup; SLOW_CG=; }
+	fi
+	# blk-throttle holds the first read of a fresh group about 1/IOPS s
+	# (block/blk-throttle.c, tg_within_iops_limit()); claim half of it.
+	[ -n "$SLOW_CG" ] && SLOW_NS=$((1000000000 / SLOW_IOPS / 2))
+	return 0
+}
+
+# slow_io ARGS...: bio_io in the slowed-down cgroup (like io otherwise).
+slow_io() {
+	if [ -z "$SLOW_CG" ]; then
+		io "$@"
+		return
+	fi
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh \
+		"$SLOW_CG" "$BIN/bio_io" "$@" >"$T_TMP/io.out" 2>"$T_TMP/io.err" || {
+		diag "bio_io (slow) failed: $(cat "$T_TMP/io.err")"
+		return 1
+	}
+}
+
+slow_dev_cleanup() {
+	[ -n "$SLOW_CG" ] && rmdir "$SLOW_CG" 2>/dev/null
+	SLOW_CG=
+	if [ -n "$T_UPPER" ]; then
+		losetup -d "/dev/$T_UPPER" 2>/dev/null
+		T_UPPER=
+	fi
+}
+
+# max_summary FILE: read a stage04+ run (per-event lines and the summary)
+# and print shell assignments for eval:
+#   M_BIO M_START M_END M_NS  the summary's bio, times and max latency
+#   M_SECTOR M_SIZE           its "Bio Info" line (stage05+), else empty
+#   M_PID                     who submitted that bio, from its submit line
+#                             (same bio, same time), else empty
+#   M_END_SEEN                1 if a completion line of the bio has M_END
+#   EV_MAX                    the largest per-event duration printed
+max_summary() {
+	awk '
+	function hex(s) { match(s, /bio=0x[0-9a-f]+/); return substr(s, RSTART + 4, RLENGTH - 4) }
+	/bpf_trace_printk: submit_bio\(bio=/ {
+		pid = $1; sub(/.*-/, "", pid); sub_pid[hex($0) " " $NF] = pid }
+	/bpf_trace_printk: bio_endio \(bio=/ { ended[hex($0) " " $NF] = 1 }
+	/bpf_trace_printk: .*time duration:/ { if ($(NF - 1) + 0 > evmax) evmax = $(NF - 1) + 0 }
+	/^From: submit_bio\(bio=/ { bio = hex($0); start = $NF }
+	/^To  : bio_endio \(bio=/ { tobio = hex($0); end = $NF }
+	/^Bio Info : Sector \(/ { s = $0; gsub(/[^0-9 ]/, " ", s); split(s, f, " "); sector = f[1]; size = f[2] }
+	/^Max latency [0-9]+ ns$/ { ns = $3 }
+	END {
+		if (tobio != bio) bio = "mismatch:" bio "/" tobio
+		printf "M_BIO=%s M_START=%s M_END=%s M_NS=%s M_SECTOR=%s M_SIZE=%s ",
+			bio, start, end, ns, sector, size
+		printf "M_PID=%s M_END_SEEN=%d EV_MAX=%s\n",
+			sub_pid[bio " " start], ended[bio " " end], evmax ""
+	}' "$1"
 }
