@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Stage 09: page-cache hits and misses of reads, for one process. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include "tracer.h"
+#include "pagecache_trace.h"
+#include "pagecache_trace.skel.h"
+
+static const struct probe_point *const points[] = {
+	&point_filemap_get_pages,
+	&point_filemap_add_folio,
+};
+
+static long target_pid;	/* -p PID or the PID argument; 0 = every process */
+
+/* A thread's ID names its process: filter on the process's TGID. */
+static long tgid_of(long pid)
+{
+	char path[64], line[128];
+	long tgid = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return tgid;
+}
+
+static void set_pid(struct argp_state *state, const char *arg)
+{
+	long pid = parse_positive(arg, INT_MAX);
+
+	if (target_pid)
+		argp_error(state, "one PID only");
+	if (pid < 0)
+		argp_error(state, "PID must be a positive number, not '%s'", arg);
+	if (kill(pid, 0) && errno == ESRCH)
+		argp_error(state, "no process with PID %ld is running", pid);
+	target_pid = tgid_of(pid);
+	if (target_pid != pid)
+		fprintf(stderr, "PID %ld is a thread of process %ld: counting the process\n",
+			pid, target_pid);
+}
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case 'p':
+		set_pid(state, arg);
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 0)
+			argp_error(state, "too many arguments: '%s'", arg);
+		set_pid(state, arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_option options[] = {
+	{ "pid", 'p', "PID", 0, "Count only this process (all its threads)", 0 },
+	{},
+};
+
+static const struct argp_child children[] = {
+	{ &common_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = options,
+	.parser = parse_opt,
+	.args_doc = "[PID]",
+	.children = children,
+	.doc = "Count page-cache hits and misses of reads, per page.\v"
+	       "A miss is a page a read found only after its own read path\n"
+	       "(readahead included) added it; a hit, a page already there.\n"
+	       "-d keeps files on filesystems on that disk.\n"
+	       "Examples:\n"
+	       "  pagecache_trace                   # every read, until Ctrl-C\n"
+	       "  pagecache_trace 1284              # process 1284 only (or -p 1284)\n"
+	       "  pagecache_trace -d loop0          # files on loop0 only\n"
+	       "  pagecache_trace -a tracepoint -q  # tracepoints, totals only",
+};
+
+/* Sum each slot over the CPUs (a slot alone may have wrapped). */
+static int read_pages(struct bpf_map *map, __u64 *sum)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *vals;
+
+	if (ncpu < 1)
+		return -1;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -1;
+	for (__u32 k = 0; k < PAGES_MAX; k++) {
+		sum[k] = 0;
+		if (bpf_map_lookup_elem(bpf_map__fd(map), &k, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			sum[k] += vals[c];
+	}
+	free(vals);
+	return 0;
+}
+
+static void print_totals(struct pagecache_trace_bpf *skel)
+{
+	__u64 n[PAGES_MAX];
+
+	if (read_pages(skel->maps.pages, n)) {
+		fprintf(stderr, "cannot read the page counters\n");
+		return;
+	}
+	printf("=====\n");
+	if (target_pid)
+		printf("Filtered PID : %ld\n", target_pid);
+	printf("[Total %llu Hit %llu miss %llu]\n",
+	       (unsigned long long)(n[PAGES_HIT] + n[PAGES_MISS]),
+	       (unsigned long long)n[PAGES_HIT], (unsigned long long)n[PAGES_MISS]);
+	printf("Added %llu pages to the cache (%llu not read while tracing: "
+	       "writes, faults, readahead past the reads)\n",
+	       (unsigned long long)n[PAGES_ADDED],
+	       (unsigned long long)(n[PAGES_ADDED] > n[PAGES_MISS] ?
+				    n[PAGES_ADDED] - n[PAGES_MISS] : 0));
+	printf("=====\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct tracer t = TRACER_INIT("pagecache_trace");
+	struct pagecache_trace_bpf *skel;
+	int err;
+
+	parse_args(&argp, argc, argv, NULL);
+	if (tracer_preflight(t.name))
+		return 1;
+
+	/* Open the skeleton, set read-only data before load, load, attach. */
+	skel = pagecache_trace_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+		return 1;
+	}
+	skel->rodata->quiet = env.quiet;
+	skel->rodata->targ_dev = env.dev;
+
+	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+	if (err)
+		goto cleanup;
+	err = pagecache_trace_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n",
+			t.name, strerror(-err));
+		goto cleanup;
+	}
+	/* The filter is in place before any program is attached. */
+	if (target_pid) {
+		__u32 key = 0, pid = target_pid;
+
+		err = bpf_map_update_elem(bpf_map__fd(skel->maps.pid_filter_map),
+					  &key, &pid, BPF_ANY);
+		if (err) {
+			fprintf(stderr, "%s: cannot set the PID filter: %s\n",
+				t.name, strerror(errno));
+			goto cleanup;
+		}
+		printf("pid_filter_map update: (pid=%u)\n", pid);
+		fflush(stdout);
+	}
+	err = tracer_attach(&t);
+	if (err)
+		goto cleanup;
+
+	tracer_run(&t);
+	tracer_summary(&t);
+	print_totals(skel);
+cleanup:
+	tracer_close(&t);
+	pagecache_trace_bpf__destroy(skel);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Stage 09: the PID filter counts one process: two readers of two files,
+# both paused at a gate until the tracer runs, then released together.
+. "$(dirname "$0")/lib.sh"
+S=$ROOT/stage09_pid_filter/pagecache_trace
+R=$BIN/pc_reader
+need_bin "$S"
+need_bin "$R"
+
+# Bad PIDs: one line naming the problem, exit 2 (usage), before any BPF.
+badpid() {	# badpid DESCRIPTION PATTERN ARGS...
+	_d=$1
+	_p=$2
+	shift 2
+	"$S" "$@" >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "$_d exits 2"
+	check "$_d: says '$_p'" grep -q "$_p" "$T_TMP/err"
+}
+badpid "PID abc" "PID must be a positive number, not 'abc'" abc
+badpid "-p -5" "PID must be a positive number, not '-5'" -p -5
+badpid "PID 0" "PID must be a positive number, not '0'" 0
+sh -c 'exit 0' &
+gone=$!
+wait $gone
+badpid "PID $gone (exited)" "no process with PID $gone is running" "$gone"
+badpid "two PIDs" "too many arguments" $$ $$
+badpid "-p and a PID" "one PID only" -p $$ $$
+
+need_root
+scratch_fs || skip_all "no real filesystem (set TEST_FS_DIR, or install e2fsprogs)"
+A=$FS_DIR/bwb-pc09a.$$
+B=$FS_DIR/bwb-pc09b.$$
+PA=4096				# 16 MiB of 4 KiB pages
+PB=2048				# 8 MiB: a different size, so a leak shows
+SLACK=32			# one readahead window, as in stage08.t
+dd if=/dev/urandom of="$A" bs=1M count=16 2>/dev/null || skip_all "cannot write $A"
+dd if=/dev/urandom of="$B" bs=1M count=8 2>/dev/null || skip_all "cannot write $B"
+mkfifo "$T_TMP/ga" "$T_TMP/gb" || skip_all "cannot make FIFOs"
+
+totals() {	# totals FILE: "TOTAL HIT MISS"
+	sed -n 's/^\[Total \([0-9]*\) Hit \([0-9]*\) miss \([0-9]*\)\]$/\1 \2 \3/p' "$1"
+}
+
+# round DOOR TAG ARGS...: readers of A (its reading thread not the main
+# one) and B wait at their gates; the tracer starts with ARGS (which name
+# a PID through $PIDA/$PIDB, set here first); both go; totals in TOT.
+round() {
+	_door=$1
+	_tag=$2
+	shift 2
+	"$R" -D "$A" >/dev/null && "$R" -D "$B" >/dev/null || { ok 1 "$_tag: drop"; return 1; }
+	"$R" -t -g "$T_TMP/ga" "$A" >"$T_TMP/ra" &
+	PIDA=$!
+	"$R" -g "$T_TMP/gb" "$B" >"$T_TMP/rb" &
+	PIDB=$!
+	eval "set -- $*"
+	if ! start "$S" -a "$_door" -q "$@"; then
+		ok 1 "$_tag: starts"
+		echo >"$T_TMP/ga"
+		echo >"$T_TMP/gb"
+		wait $PIDA $PIDB
+		return 1
+	fi
+	echo go >"$T_TMP/ga"
+	echo go >"$T_TMP/gb"
+	wait $PIDA
+	_ra=$?
+	wait $PIDB
+	_rb=$?
+	stop
+	is "$_ra $_rb $TRC" "0 0 0" "$_tag: both readers and the tracer exit 0"
+	TOT=$(totals "$T_TMP/out")
+	diag "$_tag: A=$PIDA B=$PIDB: $TOT"
+}
+
+for door in $TEST_DOORS; do
+	t="stage09 [$door]"
+	if ! why=$(door_ok "$S" "$door"); then
+		skip "$t" "$why"
+		continue
+	fi
+	# The seed's form, PID as the argument: the threaded reader of A.
+	round "$door" "$t: PID A" '$PIDA' || continue
+	check "$t: pid_filter_map update: (pid=A)" grep -qx "pid_filter_map update: (pid=$PIDA)" "$T_TMP/out"
+	check "$t: Filtered PID : A" grep -qx "Filtered PID : $PIDA" "$T_TMP/out"
+	set -- $TOT
+	is "$1" $PA "$t: only A's $PA pages, read by a second thread (none of B's $PB)"
+	check "$t: A was cold: miss $3 >= $PA - $SLACK" test "${3:-0}" -ge $((PA - SLACK))
+
+	# -p, the other reader.
+	round "$door" "$t: -p B" -p '$PIDB' || continue
+	check "$t: Filtered PID : B" grep -qx "Filtered PID : $PIDB" "$T_TMP/out"
+	set -- $TOT
+	is "$1" $PB "$t: -p B: only B's $PB pages (none of A's $PA)"
+	check "$t: B was cold: miss $3 >= $PB - $SLACK" test "${3:-0}" -ge $((PB - SLACK))
+done
+rm -f "$A" "$B"
+done_testing
