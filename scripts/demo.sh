@@ -19,6 +19,28 @@ loop=$(losetup -f --show "$img") || { rm -f "$img"; exit 1; }
 trap 'losetup -d "$loop"; rm -f "$img"' EXIT INT TERM
 name=${loop#/dev/}
 
+# Page-cache stages (08, 09): ext4 on the loop device, a 4 MiB file read
+# cold (dropped from the cache first) and then warm.
+if [ "$(basename "$prog")" = pagecache_trace ]; then
+	mnt=$(mktemp -d /tmp/bwb-demo.XXXXXX)
+	trap 'umount "$mnt" 2>/dev/null; rmdir "$mnt"; losetup -d "$loop"; rm -f "$img"' EXIT INT TERM
+	mkfs.ext4 -q "$loop" && mount "$loop" "$mnt" || exit 1
+	dd if=/dev/urandom of="$mnt/file" bs=1M count=4 conv=fsync 2>/dev/null
+	for pass in cold warm; do
+		[ $pass = cold ] && { sync; echo 1 >/proc/sys/vm/drop_caches; }
+		echo "demo: $(basename "$dir"): a $pass read of a 4 MiB file on $loop" >&2
+		# The reader waits a second, so its PID is known before it reads.
+		( sleep 1; exec cat "$mnt/file" >/dev/null ) &
+		reader=$!
+		case $stage in
+		09*) "$prog" "$reader" --duration 3 ;;
+		*) "$prog" -d "$name" --duration 3 ;;
+		esac
+		wait $reader
+	done
+	exit 0
+fi
+
 echo "demo: $(basename "$dir") on $loop: 4 KiB direct reads, then a 1 MiB write" >&2
 "$prog" -d "$name" --duration 4 &
 pid=$!
