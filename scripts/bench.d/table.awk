@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The overhead table from scripts/bench's records:
+#   configs    name|marker|command        (the order of the rows)
+#   runs.tsv   seq round config iops ios  (seq: position in the whole run)
+#   progs.tsv  round config prog type run_time_ns run_cnt
+#   doors.tsv  config door
+# A traced run is compared with the mean of the baseline runs right
+# before and after it; the median over rounds is shown, with the range.
+
+function median(list,    a, n, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	if (n == 0)
+		return ""
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+
+function range(list,    a, n, i, lo, hi) {
+	n = split(list, a, " ")
+	lo = hi = a[1]
+	for (i = 2; i <= n; i++) {
+		if (a[i] + 0 < lo + 0) lo = a[i]
+		if (a[i] + 0 > hi + 0) hi = a[i]
+	}
+	return sprintf("%+.1f … %+.1f", lo, hi)
+}
+
+# by name: an empty file has no first line to count
+FILENAME ~ /configs$/ { split($0, f, "|"); order[++nconf] = f[1]; next }
+FILENAME ~ /runs.tsv$/ {
+	split($0, f, "\t")
+	conf[f[1]] = f[3]; iops[f[1]] = f[4]; ios[f[1]] = f[5]
+	if (f[1] > nseq) nseq = f[1]
+	next
+}
+FILENAME ~ /progs.tsv$/ {
+	split($0, f, "\t")
+	k = f[2] SUBSEP f[3]
+	if (!(k in rt)) progs[f[2]] = progs[f[2]] " " f[3]
+	rt[k] += f[5]; cnt[k] += f[6]; total_rt[f[2]] += f[5]
+	next
+}
+FILENAME ~ /doors.tsv$/ { split($0, f, "\t"); door[f[1]] = f[2]; next }
+
+END {
+	for (s = 1; s <= nseq; s++) {
+		c = conf[s]
+		if (iops[s] == 0)
+			continue
+		if (c == "baseline") {
+			vals["baseline"] = vals["baseline"] " " iops[s]
+			continue
+		}
+		n = b = 0
+		if (conf[s - 1] == "baseline" && iops[s - 1] > 0) { b += iops[s - 1]; n++ }
+		if (conf[s + 1] == "baseline" && iops[s + 1] > 0) { b += iops[s + 1]; n++ }
+		if (!n)
+			continue
+		vals[c] = vals[c] " " iops[s]
+		drops[c] = drops[c] " " sprintf("%.2f", (iops[s] / (b / n) - 1) * 100)
+		sum_ios[c] += ios[s]
+	}
+	for (i = 1; i <= nconf; i++)
+		if (order[i] == "biolatency" && sum_ios["biolatency"])
+			bio_ns = total_rt["biolatency"] / sum_ios["biolatency"]
+
+	print "| configuration | door | IOPS | IOPS vs baselines, % (range) | BPF ns per I/O | × biolatency | per program: ns per run (runs per I/O) |"
+	print "| --- | --- | ---: | --- | ---: | ---: | --- |"
+	printf "| baseline | — | %.0f | — | — | — | — |\n", median(vals["baseline"])
+	for (i = 1; i <= nconf; i++) {
+		c = order[i]
+		if (vals[c] == "") {
+			printf "| %s | %s | failed | | | | |\n", c, door[c] ? door[c] : "?"
+			continue
+		}
+		per = ""
+		np = split(progs[c], p, " ")
+		for (j = 1; j <= np; j++) {
+			k = c SUBSEP p[j]
+			if (!cnt[k])
+				continue	# attached, never fired on this device
+			per = per sprintf("%s`%s` %.0f (%.2f)", per == "" ? "" : "<br>", p[j],
+					  rt[k] / cnt[k], cnt[k] / sum_ios[c])
+		}
+		nsio = sum_ios[c] ? total_rt[c] / sum_ios[c] : 0
+		printf "| %s | %s | %.0f | %+.1f (%s) | %.0f | %s | %s |\n", c, door[c],
+		       median(vals[c]), median(drops[c]), range(drops[c]), nsio,
+		       bio_ns ? sprintf("%.2f", nsio / bio_ns) : "—", per
+	}
+}
