@@ -67,11 +67,11 @@ done_testing() {
 }
 
 cleanup() {
-	slow_dev_cleanup	# before the loop device it stacks on
 	if [ -n "$T_MNT" ]; then	# scratch_fs: before its loop device
 		umount "$T_MNT" 2>/dev/null
 		T_MNT=
 	fi
+	slow_dev_cleanup	# before the loop device it stacks on
 	if [ -n "$T_LOOP" ]; then
 		losetup -d "/dev/$T_LOOP" 2>/dev/null
 		T_LOOP=
@@ -171,40 +171,6 @@ relay() {
 	done <"$2"
 }
 
-# as_nobody CMD...: run CMD as nobody (uid 65534); 127 if nothing here can
-# drop root. Busybox's setpriv has no --reuid (and its sh prefers its own
-# applets to PATH), so the VM names util-linux's in TEST_SETPRIV.
-as_nobody() {
-	_sp=${TEST_SETPRIV:-setpriv}
-	"$_sp" --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || return 127
-	"$_sp" --reuid=65534 --regid=65534 --clear-groups "$@"
-}
-
-# scratch_fs: sets FS_DIR, a directory on a real filesystem, and FS_DISK,
-# its disk (for -d). TEST_FS_DIR if set (the VM's ext4 on a block device),
-# else ext4 on a loop device over a file in /dev/shm, mounted in this
-# test's temp dir; cleanup unmounts it.
-scratch_fs() {
-	if [ -n "$TEST_FS_DIR" ]; then
-		FS_DIR=$TEST_FS_DIR
-	else
-		command -v mkfs.ext4 >/dev/null 2>&1 || return 1
-		_dev=$TEST_DEV
-		TEST_DEV=
-		scratch_dev 64
-		_rc=$?
-		TEST_DEV=$_dev
-		[ $_rc -eq 0 ] || return 1
-		mkfs.ext4 -q -F "/dev/$DEV" >/dev/null 2>&1 || return 1
-		mkdir -p "$T_TMP/mnt" && mount "/dev/$DEV" "$T_TMP/mnt" || return 1
-		T_MNT=$T_TMP/mnt
-		FS_DIR=$T_MNT
-	fi
-	_src=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
-	FS_DISK=${_src#/dev/}
-	[ -b "/dev/$FS_DISK" ]
-}
-
 # slow_dev: sets DEV, a device where one chosen read is slow on purpose,
 # and SLOW_NS, the least latency the slowdown imposes (0 = none known).
 #   TEST_DEV set: DEV=$TEST_DEV; TEST_SLOW_NS names its latency (null_blk
@@ -302,4 +268,95 @@ max_summary() {
 		printf "M_PID=%s M_END_SEEN=%d EV_MAX=%s\n",
 			sub_pid[bio " " start], ended[bio " " end], evmax ""
 	}' "$1"
+}
+
+# as_nobody CMD...: run CMD as nobody (uid 65534); 127 if nothing here can
+# drop root. Busybox's setpriv has no --reuid (and its sh prefers its own
+# applets to PATH), so the VM names util-linux's in TEST_SETPRIV.
+as_nobody() {
+	_sp=${TEST_SETPRIV:-setpriv}
+	"$_sp" --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null || return 127
+	"$_sp" --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+
+# scratch_fs: sets FS_DIR, a directory on a real filesystem, and FS_DISK,
+# its disk (for -d). TEST_FS_DIR if set (the VM's ext4 on a block device),
+# else ext4 on a loop device over a file in /dev/shm, mounted in this
+# test's temp dir; cleanup unmounts it.
+scratch_fs() {
+	if [ -n "$TEST_FS_DIR" ]; then
+		FS_DIR=$TEST_FS_DIR
+	else
+		command -v mkfs.ext4 >/dev/null 2>&1 || return 1
+		_dev=$TEST_DEV
+		TEST_DEV=
+		scratch_dev 64
+		_rc=$?
+		TEST_DEV=$_dev
+		[ $_rc -eq 0 ] || return 1
+		mkfs.ext4 -q -F "/dev/$DEV" >/dev/null 2>&1 || return 1
+		mkdir -p "$T_TMP/mnt" && mount "/dev/$DEV" "$T_TMP/mnt" || return 1
+		T_MNT=$T_TMP/mnt
+		FS_DIR=$T_MNT
+	fi
+	_src=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
+	FS_DISK=${_src#/dev/}
+	[ -b "/dev/$FS_DISK" ]
+}
+
+# max_run STAGE_BIN DOOR [ARGS...]: trace $DEV through DOOR while reading
+# three sectors fast and SLOW_SECTOR slowly (slow_io), one bio_io per read
+# so its pid names its sector (IO_PIDS: "pid:sector ..."; SLOW_PID); then
+# eval max_summary. Returns 1 if the stage does not start.
+SLOW_SECTOR=24000
+max_run() {
+	_s=$1
+	_door=$2
+	shift 2
+	start "$_s" -a "$_door" -d "$DEV" "$@" || return 1
+	IO_PIDS=
+	for _sec in 8 1024 2048; do
+		io "/dev/$DEV" $_sec &&
+			IO_PIDS="$IO_PIDS $(sed -n 's/^pid //p' "$T_TMP/io.out"):$_sec"
+	done
+	slow_io "/dev/$DEV" $SLOW_SECTOR
+	SLOW_PID=$(sed -n 's/^pid //p' "$T_TMP/io.out")
+	IO_PIDS="$IO_PIDS $SLOW_PID:$SLOW_SECTOR"
+	stop
+	eval "$(max_summary "$T_TMP/out")"
+	# the sector of the process that submitted the max bio
+	M_WANT_SECTOR=
+	for _p in $IO_PIDS; do
+		[ "${_p%%:*}" = "$M_PID" ] && M_WANT_SECTOR=${_p#*:}
+	done
+	return 0
+}
+
+# max_checks NAME: what every max-latency stage must show after max_run.
+max_checks() {
+	is "$TRC" 0 "$1: exits 0 on Ctrl-C"
+	check "$1: summary framed by = lines" \
+		test "$(grep -c '^=====$' "$T_TMP/out")" = 2
+	case $M_BIO in
+	0x*) ok 0 "$1: From and To name the same bio ($M_BIO)" ;;
+	*) ok 1 "$1: From and To name the same bio ($M_BIO)" ;;
+	esac
+	is "$M_NS" "$((M_END - M_START))" "$1: max latency = end - start"
+	is "$M_NS" "$EV_MAX" "$1: max latency = the largest duration printed"
+	is "$M_END_SEEN" 1 "$1: its completion was printed with that end time"
+	if [ -n "$SLOW_ALL" ]; then	# every I/O slow: any of ours may win
+		check "$1: submitted by one of our bio_io (${M_PID:-none})" \
+			test -n "$M_WANT_SECTOR"
+	elif [ "$SLOW_NS" -gt 0 ]; then
+		is "$M_PID" "$SLOW_PID" "$1: the slow read's bio, submitted by its bio_io"
+	else
+		skip "$1: the slow read's bio" "no slowdown on this device"
+	fi
+	if [ "$SLOW_NS" -gt 0 ]; then
+		check "$1: max latency ${M_NS:-none} ns >= imposed $SLOW_NS ns" \
+			test "${M_NS:-0}" -ge "$SLOW_NS"
+	else
+		skip "$1: max latency >= imposed delay" "no slowdown on this device"
+	fi
+	check "$1: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
 }
