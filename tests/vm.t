@@ -10,6 +10,11 @@
 command -v qemu-system-x86_64 >/dev/null 2>&1 ||
 	skip_all "QEMU is absent (scripts/install-deps.sh --vm installs it)"
 
+# One VM run at a time: they share build/vm/ and the CPUs.
+mkdir -p "$ROOT/build/vm"
+exec 8>"$ROOT/build/vm/.lock"
+command -v flock >/dev/null 2>&1 && flock 8
+
 for k in ${VM_KERNELS:-cloud 6.12}; do
 	"$ROOT/scripts/vm/build.sh" "$k" >"$T_TMP/build.log" 2>&1
 	rc=$?

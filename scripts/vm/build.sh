@@ -109,7 +109,7 @@ build_initrd() {
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/x" "$kdir"
 	dpkg-deb --fsys-tarfile "$DEB" | tar -x -C "$tmp/x" ./boot ./lib/modules
-	cp "$tmp/x/boot/vmlinuz-$KVER" "$kdir/vmlinuz"
+	mv "$tmp/x/boot/vmlinuz-$KVER" "$kdir/vmlinuz"
 	r=$tmp/root
 	mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" \
 		"$r/run" "$r/mnt" "$r/root" "$r/etc"
@@ -126,19 +126,23 @@ build_initrd() {
 		modcat "$f" >"$r/lib/modules/$n.ko"
 		echo "$n" >>"$r/lib/modules/order"
 	done
-	(cd "$r" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -6 >"$kdir/initrd.img"
+	# to a new file, then renamed: a running QEMU keeps the old one
+	(cd "$r" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -6 >"$tmp/initrd.img"
+	mv "$tmp/initrd.img" "$kdir/initrd.img"
 	rm -rf "$tmp"
 	echo "$hash" >"$kdir/.inputs"
 }
 
 # What goes on the disk: every built stage (and solution) program with its
-# sources and README, the tests and their static helpers, the guest scripts.
+# sources and README, the tests and their static helpers, the guest
+# scripts, the docs.
 workbook_files() {
 	cd "$ROOT"
 	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 \
 		stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
 		solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/*.c \
-		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/*; do
+		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/* \
+		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"
 	done
 	cd - >/dev/null
@@ -178,8 +182,8 @@ build_disk() {
 	done
 	# room for what a lesson writes, on top of what is there
 	mb=$(($(du -sm "$tmp" | cut -f1) * 5 / 4 + 64))
-	rm -f "$VM/disk.img"
-	mkfs.ext4 -q -F -L workbook -E root_owner=0:0 -d "$tmp" "$VM/disk.img" "${mb}M" >/dev/null
+	mkfs.ext4 -q -F -L workbook -E root_owner=0:0 -d "$tmp" "$tmp.img" "${mb}M" >/dev/null
+	mv "$tmp.img" "$VM/disk.img"
 	rm -rf "$tmp"
 	echo "$hash" >"$VM/.disk.inputs"
 }
@@ -187,7 +191,8 @@ build_disk() {
 build_scratch() {
 	[ -f "$VM/scratch.img" ] && return 0
 	echo "  DISK     build/vm/scratch.img" >&2
-	mkfs.ext4 -q -F -L scratch "$VM/scratch.img" 512M >/dev/null
+	mkfs.ext4 -q -F -L scratch "$VM/tmp.$$.img" 512M >/dev/null
+	mv "$VM/tmp.$$.img" "$VM/scratch.img"
 }
 
 [ $# -gt 0 ] || set -- cloud
@@ -195,7 +200,7 @@ command -v mkfs.ext4 >/dev/null 2>&1 || cannot "mkfs.ext4 missing (scripts/insta
 command -v cpio >/dev/null 2>&1 || cannot "cpio missing (scripts/install-deps.sh --vm)"
 "$BUSYBOX" --help 2>/dev/null | grep -q BusyBox || cannot "$BUSYBOX missing (install busybox-static)"
 mkdir -p "$VM"
-trap 'rm -rf "$VM/tmp.$$"' EXIT
+trap 'rm -rf "$VM/tmp.$$" "$VM/tmp.$$.img"' EXIT
 for k in "$@"; do
 	fetch_kernel "$k"
 	build_initrd

@@ -83,7 +83,7 @@ accel() {
 	esac
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo tcg; return; }
 	id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
-	cache=$VM/.kvm-probe.$kernel
+	cache=$VM/.kvm-probe
 	if [ -f "$cache" ] && [ "$(sed -n 1p "$cache")" = "$id" ]; then
 		sed -n 2p "$cache"
 		return
