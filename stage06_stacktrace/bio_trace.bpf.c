@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Stage 06: the slowest bio, its sector, and the kernel stack that submitted it. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "doors.bpf.h"
+#include "bio_trace.h"
+
+/*
+ * Lesson#3: a hash map remembers when each bio was submitted, keyed by
+ * the bio's address. Sized for the bios a fast machine has in flight at
+ * once (an NVMe disk: queues x 1023 tags); a full map is counted.
+ */
+#define MAX_INFLIGHT 16384
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, u64);	/* struct bio * */
+	__type(value, struct start_rec);
+} start SEC(".maps");
+
+/*
+ * Lesson#4: the slowest bio so far, one record per CPU. Each CPU only
+ * writes its own copy, so no lock is needed (bpf_spin_lock is refused in
+ * kprobe, tracepoint and raw_tp programs); user space merges the copies.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct max_rec);
+} max_latency SEC(".maps");
+
+/*
+ * Lesson#6: the submitters' kernel stacks, each distinct stack stored once
+ * under the id bpf_get_stackid() returns. A bucket holds one stack: a
+ * different stack hashing to a taken bucket gets -EEXIST, counted.
+ */
+#define MAX_STACKS 4096
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, MAX_STACKS);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, MAX_STACK_DEPTH * sizeof(u64));
+} stacks SEC(".maps");
+
+/* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
+static __always_inline int on_submit(void *ctx, struct bio *bio)
+{
+	struct start_rec rec = { .ts = bpf_ktime_get_ns() };
+	u64 key = (u64)bio;
+
+	/*
+	 * Lesson#5: where the bio goes, read now: completion advances
+	 * bi_iter past the data done, so bi_sector is no longer the start.
+	 */
+	rec.sector = BPF_CORE_READ(bio, bi_iter.bi_sector);
+	rec.size = BPF_CORE_READ(bio, bi_iter.bi_size);
+	/* Every door passes its ctx here: kprobe regs, tracepoint args. */
+	rec.stack_id = bpf_get_stackid(ctx, &stacks, 0);
+	if (rec.stack_id < 0)
+		stat_inc(STAT_STACK_ERR);
+	/* BPF_ANY: a recycled bio address simply gets its new start time */
+	if (bpf_map_update_elem(&start, &key, &rec, BPF_ANY))
+		stat_inc(STAT_MAP_FULL);
+	if (!quiet)
+		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);
+	return 0;
+}
+BIO_SUBMIT_DOORS(on_submit)
+
+static __always_inline int on_done(void *ctx, struct bio *bio)
+{
+	u64 ts = bpf_ktime_get_ns();
+	u64 key = (u64)bio;
+	struct max_rec *max;
+	u32 zero = 0;
+	struct start_rec *sr;
+
+	sr = bpf_map_lookup_elem(&start, &key);
+	if (!sr) {
+		/* submitted before we attached, or split off after submit */
+		stat_inc(STAT_NO_START);
+		return 0;
+	}
+	if (!quiet) {
+		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
+		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
+	}
+	/* A new maximum replaces the whole record: bio and times stay a pair. */
+	max = bpf_map_lookup_elem(&max_latency, &zero);
+	if (max && ts - sr->ts > max->duration) {
+		struct max_rec rec = {
+			.bio = key,
+			.start = sr->ts,
+			.end = ts,
+			.duration = ts - sr->ts,
+			.sector = sr->sector,
+			.size = sr->size,
+			.stack_id = sr->stack_id,
+		};
+
+		*max = rec;
+	}
+	/* Delete on completion, or the map fills and later bios are lost. */
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+BIO_DONE_DOORS(on_done)
+
+char LICENSE[] SEC("license") = "GPL";

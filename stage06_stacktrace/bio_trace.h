@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Stage 06: what the BPF side and the user side of bio_trace share. */
+#ifndef __BIO_TRACE_H
+#define __BIO_TRACE_H
+
+/* The kernel's PERF_MAX_STACK_DEPTH: frames kept per stack. */
+#define MAX_STACK_DEPTH 127
+
+/* What submit knew about a bio: its time, and where it goes. */
+struct start_rec {
+	__u64 ts;		/* submit time, ns */
+	__u64 sector;		/* first sector, 512-byte units, at submit */
+	__u32 size;		/* bytes, at submit */
+	__s32 stack_id;		/* submitter's stack, or -errno */
+};
+
+/*
+ * The slowest bio a CPU has completed. One record, written whole by the
+ * completion handler, so bio and times always belong together.
+ */
+struct max_rec {
+	__u64 bio;		/* struct bio *, 0 = none yet */
+	__u64 start;		/* submit time, ns */
+	__u64 end;		/* completion time, ns */
+	__u64 duration;		/* end - start */
+	__u64 sector;		/* from its start record */
+	__u32 size;
+	__s32 stack_id;
+};
+
+#endif /* __BIO_TRACE_H */
