@@ -234,10 +234,21 @@ slow_io() {
 }
 
 slow_dev_cleanup() {
-	[ -n "$SLOW_CG" ] && rmdir "$SLOW_CG" 2>/dev/null
+	# Both may lag a moment behind: an exiting task leaves its cgroup, a
+	# detached loop device lets go of the one below it.
+	_i=0
+	while [ -n "$SLOW_CG" ] && ! rmdir "$SLOW_CG" 2>/dev/null && [ $_i -lt 40 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
 	SLOW_CG=
 	if [ -n "$T_UPPER" ]; then
 		losetup -d "/dev/$T_UPPER" 2>/dev/null
+		_i=0
+		while [ -e "/sys/block/$T_UPPER/loop" ] && [ $_i -lt 40 ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
 		T_UPPER=
 	fi
 }
