@@ -94,6 +94,18 @@ need_bin() {	# need_bin PATH: skip everything if a program is not built
 	[ -x "$1" ] || skip_all "$1 is not built (run make)"
 }
 
+# loop_attach FILE [OPTIONS]: attach FILE to a free loop device, print
+# its path. util-linux has --show; busybox's losetup only names the next
+# free device with -f (need_root's lock keeps that from racing here).
+loop_attach() {
+	_f=$1
+	shift
+	losetup -f --show "$@" "$_f" 2>/dev/null && return 0
+	_l=$(losetup -f 2>/dev/null) || return 1
+	losetup "$_l" "$_f" 2>/dev/null || return 1
+	echo "$_l"
+}
+
 # scratch_dev: sets DEV (a name such as loop3) for this test's own I/O.
 scratch_dev() {
 	if [ -n "$TEST_DEV" ]; then
@@ -105,7 +117,7 @@ scratch_dev() {
 	[ -d "$_dir" ] || _dir=${TMPDIR:-/tmp}
 	T_BACKING=$_dir/bwb-test.$$.img
 	dd if=/dev/zero of="$T_BACKING" bs=1M count=${1:-16} 2>/dev/null || return 1
-	T_LOOP=$(losetup -f --show "$T_BACKING" 2>/dev/null) || return 1
+	T_LOOP=$(loop_attach "$T_BACKING") || return 1
 	T_LOOP=${T_LOOP#/dev/}
 	DEV=$T_LOOP
 	# Let udev (where it runs) finish probing the new device first.
@@ -193,8 +205,8 @@ slow_dev() {
 	T_LOWER=$T_LOOP
 	# The upper device reads through O_DIRECT where losetup can say so
 	# (else through the lower one's page cache: slow reads stay uncached).
-	T_UPPER=$(losetup -f --show --direct-io=on "/dev/$T_LOWER" 2>/dev/null) ||
-		T_UPPER=$(losetup -f --show "/dev/$T_LOWER" 2>/dev/null) || return 1
+	T_UPPER=$(loop_attach "/dev/$T_LOWER" --direct-io=on) ||
+		T_UPPER=$(loop_attach "/dev/$T_LOWER") || return 1
 	T_UPPER=${T_UPPER#/dev/}
 	DEV=$T_UPPER
 	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 5 2>/dev/null
