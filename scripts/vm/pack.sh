@@ -14,13 +14,13 @@ tmp=$ROOT/build/vm-pack.$$
 trap 'rm -rf "$tmp"' EXIT
 d=$tmp/classroom-vm
 mkdir -p "$d"
-# hard links: no copies of the big files
-ln "$VM/disk.img" "$VM/scratch.img" "$d/"
+# copies: make vm may replace the originals while tar reads
+cp --sparse=always "$VM/disk.img" "$VM/scratch.img" "$d/"
 cp "$ROOT/scripts/vm/run.sh" "$d/"
 for k in "$@"; do
 	kver=$(readlink "$VM/$k") || { echo "pack: kernel $k is not built (make vm)" >&2; exit 1; }
 	mkdir -p "$d/$kver"
-	ln "$VM/$kver/vmlinuz" "$VM/$kver/initrd.img" "$d/$kver/"
+	cp "$VM/$kver/vmlinuz" "$VM/$kver/initrd.img" "$d/$kver/"
 	ln -s "$kver" "$d/$k"
 done
 cat >"$d/README.txt" <<END

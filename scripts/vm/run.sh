@@ -12,8 +12,10 @@
 #
 # KERNEL is a folder next to disk.img with vmlinuz and initrd.img (default
 # cloud). KVM is used only after a short probe shows that a KVM guest boots
-# here (the result is kept until the host reboots); VM_ACCEL=kvm|tcg forces
-# the choice. Disks are opened with snapshot=on: changes vanish on exit.
+# here with -cpu $VM_KVM_CPU (host); the verdict is kept until the host
+# reboots. VM_ACCEL=kvm|tcg forces the choice. Other knobs: VM_MEM (MB),
+# VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line).
+# Disks are opened with snapshot=on: changes vanish on exit.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/disk.img" ]; then
@@ -59,7 +61,7 @@ since() {	# since T0: seconds from T0 to now, one decimal
 WRAP=
 qemu() {
 	case $1 in
-	kvm) acc="-accel kvm -cpu host" ;;
+	kvm) acc="-accel kvm -cpu ${VM_KVM_CPU:-host}" ;;
 	*) acc="-accel tcg -cpu max" ;;
 	esac
 	_m=$2
@@ -92,15 +94,20 @@ accel() {
 	t0=$(now)
 	WRAP="timeout -k 2 ${VM_KVM_PROBE:-10}"
 	qemu kvm probe -display none -monitor none \
-		-serial "file:$p/console" -serial "file:$p/probe" </dev/null >/dev/null 2>&1
+		-serial "file:$p/console" -serial "file:$p/probe" </dev/null >"$p/qemu" 2>&1
+	rc=$?
 	WRAP=
 	if grep -q "wb-probe ok" "$p/probe" 2>/dev/null; then
 		a=kvm
-		echo "vm: KVM probe: a KVM guest booted in $(since "$t0") s; using KVM" >&2
+		why="a KVM guest booted in $(since "$t0") s"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		a=tcg
+		why="a KVM guest did not boot within ${VM_KVM_PROBE:-10} s"
 	else
 		a=tcg
-		echo "vm: KVM probe: no KVM guest within ${VM_KVM_PROBE:-10} s; using TCG" >&2
+		why="QEMU with KVM failed: $(grep -v '^$' "$p/qemu" | head -n 1)"
 	fi
+	echo "vm: KVM probe: $why; using $(echo $a | tr a-z A-Z)" >&2
 	rm -rf "$p"
 	printf '%s\n%s\n' "$id" "$a" >"$cache" 2>/dev/null
 	echo $a
