@@ -38,16 +38,16 @@ fresh() {
 	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
 }
 
-# resolve META: the versioned linux-image package META depends on now.
+# resolve NAME: the versioned linux-image package NAME is (or, a meta
+# package, depends on) now; empty if the package lists do not know it.
 resolve() {
+	if ! apt-cache show "$1" >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+		apt-get update -qq >/dev/null 2>&1 || true
+	fi
+	apt-cache show "$1" >/dev/null 2>&1 || return 0
 	_p=$(apt-cache depends "$1" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
-	if [ -z "$_p" ] && [ "$(id -u)" -eq 0 ]; then
-		apt-get update -qq >/dev/null 2>&1 || true
-		_p=$(apt-cache depends "$1" 2>/dev/null |
-			sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
-	fi
-	echo "$_p"
+	echo "${_p:-$1}"
 }
 
 # fetch_kernel KERNEL: sets DEB (a cached .deb) and KVER.
@@ -58,8 +58,6 @@ fetch_kernel() {
 	*) meta=linux-image-$1-cloud-amd64 ;;
 	esac
 	pkg=$(resolve "$meta")
-	# a versioned package depends on no other linux-image
-	[ -n "$pkg" ] || ! apt-cache show "$meta" >/dev/null 2>&1 || pkg=$meta
 	if [ -z "$pkg" ]; then
 		# Offline: the version this name resolved to last time.
 		[ -L "$VM/$1" ] || cannot "cannot resolve $meta (no package lists, nothing cached)"
@@ -104,7 +102,8 @@ build_initrd() {
 		echo "$DEB $MODULES"
 		sha256sum "$BUSYBOX" "$ROOT/scripts/vm/init" "$0"
 	} | sha256sum)
-	fresh "$kdir/.inputs" "$hash" && return 0
+	[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/initrd.img" ] &&
+		fresh "$kdir/.inputs" "$hash" && return 0
 	echo "  INITRD   build/vm/$KVER/initrd.img" >&2
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/x" "$kdir"
@@ -136,7 +135,7 @@ build_initrd() {
 # What goes on the disk: every built stage (and solution) program with its
 # sources and README, the tests and their static helpers, the guest
 # scripts, the docs.
-workbook_files() {
+workbook_files() (
 	cd "$ROOT"
 	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 \
 		stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
@@ -145,8 +144,7 @@ workbook_files() {
 		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"
 	done
-	cd - >/dev/null
-}
+)
 
 # Dynamic tools and their shared libraries, for /tools on the disk (not
 # the initramfs: fio's closure is ~80 MB). util-linux's setpriv: busybox's
@@ -169,7 +167,7 @@ build_disk() {
 		[ -z "$tools" ] || ls -lL --time-style=+%s $tools
 		sha256sum "$0"
 	} | sha256sum)
-	fresh "$VM/.disk.inputs" "$hash" && return 0
+	[ -f "$VM/disk.img" ] && fresh "$VM/.disk.inputs" "$hash" && return 0
 	echo "  DISK     build/vm/disk.img" >&2
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/workbook" "$tmp/tools/bin" "$tmp/tools/lib"
