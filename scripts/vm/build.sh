@@ -100,7 +100,7 @@ build_initrd() {
 	kdir=$VM/$KVER
 	hash=$({
 		echo "$DEB $MODULES"
-		sha256sum "$BUSYBOX" "$ROOT/scripts/vm/init" "$0"
+		cat "$BUSYBOX" "$ROOT/scripts/vm/init" "$ROOT/scripts/vm/build.sh"
 	} | sha256sum)
 	[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/initrd.img" ] &&
 		fresh "$kdir/.inputs" "$hash" && return 0
@@ -165,7 +165,7 @@ build_disk() {
 	hash=$({
 		(cd "$ROOT" && ls -lL --time-style=+%s $files)
 		[ -z "$tools" ] || ls -lL --time-style=+%s $tools
-		sha256sum "$0"
+		cat "$ROOT/scripts/vm/build.sh"
 	} | sha256sum)
 	[ -f "$VM/disk.img" ] && fresh "$VM/.disk.inputs" "$hash" && return 0
 	echo "  DISK     build/vm/disk.img" >&2
