@@ -129,6 +129,9 @@ int parse_args(const struct argp *argp, int argc, char **argv, void *input)
 	int err;
 
 	argp_err_exit_status = 2;	/* usage errors: 2, as other tools */
+	/* getopt names argv[0] in its messages, argp the short name: use one */
+	if (argc > 0 && strrchr(argv[0], '/'))
+		argv[0] = strrchr(argv[0], '/') + 1;
 	err = argp_parse(argp, argc, argv, 0, NULL, input);
 	if (err)
 		return err;

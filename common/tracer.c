@@ -92,6 +92,11 @@ int tracer_run(struct tracer *t)
 			next_tick += t->interval_ms / 1000.0;
 			if (t->tick && t->tick(t->arg))
 				break;
+			/* A tick printed to a reader that went away (EPIPE). */
+			if (ferror(stdout)) {
+				err = -EPIPE;
+				break;
+			}
 		}
 		if (end && now() >= end)
 			break;

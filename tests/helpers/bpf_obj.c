@@ -3,7 +3,9 @@
  * bpf_obj: look at a running stage's BPF objects from outside, with the
  * bpf() syscall only (no bpftool, no libbpf: it runs in the busybox VM).
  *
- *   bpf_obj ids PID              prog/map/link IDs PID holds, "KIND ID" lines
+ *   bpf_obj ids PID|all          prog/map/link IDs PID (any process) holds,
+ *                                "KIND ID" lines
+ *   bpf_obj list                 every prog/map/link in the kernel, same lines
  *   bpf_obj alive KIND ID        exit 0 if that object still exists
  *   bpf_obj map-id PID NAME      ID of the map called NAME that PID holds
  *   bpf_obj count ID             number of entries of a hash map
@@ -29,7 +31,7 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bpf_obj ids PID | alive prog|map|link ID | map-id PID NAME |"
+	fprintf(stderr, "usage: bpf_obj list | ids PID|all | alive prog|map|link ID | map-id PID NAME |"
 		" count ID | fill ID N\n");
 	exit(2);
 }
@@ -88,7 +90,45 @@ static int map_fd(const char *id)
 }
 
 /* Each bpf fd's fdinfo names its object: prog_id, map_id or link_id. */
-static int ids(const char *pid, const char *want_name)
+static int ids(const char *pid, const char *want_name, int quiet);
+
+static int ids_all(void)
+{
+	struct dirent *de;
+	DIR *dir = opendir("/proc");
+
+	while (dir && (de = readdir(dir)))
+		if (de->d_name[0] >= '1' && de->d_name[0] <= '9')
+			ids(de->d_name, NULL, 1);	/* gone meanwhile, or not ours to see */
+	if (dir)
+		closedir(dir);
+	return !dir;
+}
+
+static int list(void)
+{
+	static const struct { const char *kind; int cmd; } kinds[] = {
+		{ "prog", BPF_PROG_GET_NEXT_ID },
+		{ "map", BPF_MAP_GET_NEXT_ID },
+		{ "link", BPF_LINK_GET_NEXT_ID },
+	};
+
+	for (int k = 0; k < 3; k++) {
+		union bpf_attr attr = {};
+
+		while (!sys_bpf(kinds[k].cmd, &attr)) {
+			printf("%s %u\n", kinds[k].kind, attr.next_id);
+			attr.start_id = attr.next_id;
+		}
+		if (errno != ENOENT) {
+			fprintf(stderr, "bpf_obj: list %s: %s\n", kinds[k].kind, strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int ids(const char *pid, const char *want_name, int quiet)
 {
 	char path[300], line[128];
 	struct dirent *de;
@@ -97,6 +137,8 @@ static int ids(const char *pid, const char *want_name)
 
 	snprintf(path, sizeof(path), "/proc/%s/fdinfo", pid);
 	dir = opendir(path);
+	if (!dir && quiet)
+		return 1;
 	if (!dir) {
 		fprintf(stderr, "bpf_obj: %s: %s\n", path, strerror(errno));
 		return 1;
@@ -191,12 +233,14 @@ int main(int argc, char **argv)
 	struct bpf_map_info info;
 	int fd;
 
+	if (argc == 2 && !strcmp(argv[1], "list"))
+		return list();
 	if (argc < 3)
 		usage();
 	if (!strcmp(argv[1], "ids") && argc == 3)
-		return ids(argv[2], NULL);
+		return strcmp(argv[2], "all") ? ids(argv[2], NULL, 0) : ids_all();
 	if (!strcmp(argv[1], "map-id") && argc == 4)
-		return ids(argv[2], argv[3]);
+		return ids(argv[2], argv[3], 0);
 	if (!strcmp(argv[1], "alive") && argc == 4) {
 		fd = get_fd_by_id(argv[2], number(argv[3]));
 		if (fd < 0)

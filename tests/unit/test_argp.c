@@ -43,6 +43,9 @@ static const struct argp pos_argp = {
 	.children = children,
 };
 
+/* argv[0] as the shell passes it */
+static char *argv0 = PROG;
+
 struct result {
 	int status;		/* exit status, or 128 + signal */
 	char out[8192];		/* stdout: the parsed options, or help */
@@ -62,7 +65,7 @@ static void slurp(int fd, char *buf, size_t size)
 /* Run parse_args on argv (PROG prepended) in a child; print what it parsed. */
 static void run(const struct argp *argp, int argc, char **args, struct result *r)
 {
-	char *argv[16] = { PROG };
+	char *argv[16] = { argv0 };
 	int out[2], err[2], status;
 	pid_t pid;
 
@@ -253,6 +256,20 @@ static void real_disk(void)
 	   name, major, minor);
 }
 
+/* getopt's own messages name argv[0]: the short name, as argp's do. */
+static void path_argv0(void)
+{
+	struct result r;
+
+	argv0 = "/usr/local/bin/" PROG;
+	run(&plain_argp, 1, (char *[]){ "-a" }, &r);
+	ok(usage_error(&r, "option requires an argument -- 'a'"),
+	   "run by path: getopt's message names the program, not the path");
+	run(&plain_argp, 1, (char *[]){ "x" }, &r);
+	ok(usage_error(&r, "unexpected argument 'x'"), "run by path: so do ours");
+	argv0 = PROG;
+}
+
 static void positional(void)
 {
 	struct result r;
@@ -331,6 +348,7 @@ int main(void)
 	table();
 	help();
 	real_disk();
+	path_argv0();
 	positional();
 	fuzz(2000);
 	return done();
