@@ -20,13 +20,19 @@ run() {
 	_name=$1
 	shift
 	_t0=$(cut -d' ' -f1 /proc/uptime)
-	timeout "$limit" "$@" >"$T_TMP/t.out" 2>"$T_TMP/t.err" </dev/null
+	# its own process group, so a time-out also ends the tracers it started
+	setsid "$@" >"$T_TMP/t.out" 2>"$T_TMP/t.err" </dev/null &
+	_p=$!
+	(sleep "$limit" && echo "# $_name: killed after $limit s" >>"$T_TMP/t.out" &&
+		kill -TERM -$_p && sleep 2 && kill -KILL -$_p) 2>/dev/null &
+	_w=$!
+	wait $_p
 	_rc=$?
+	kill $_w 2>/dev/null
 	relay "$_name" "$T_TMP/t.out"
 	grep -q '^1\.\.0 # SKIP' "$T_TMP/t.out" && return 0
 	_plan=$(sed -n 's/^1\.\.\([0-9]*\).*/\1/p' "$T_TMP/t.out")
 	_ran=$(grep -cE '^(not )?ok ' "$T_TMP/t.out")
-	[ $_rc -eq 124 ] && diag "$_name: killed after $limit s"
 	is "$_rc ${_plan:-none}" "0 $_ran" "$_name: exits 0 after its whole plan"
 	[ $_rc -eq 0 ] || sed 's/^/#   stderr: /' "$T_TMP/t.err" | tail -n 20
 	diag "$_name: $(echo "$_t0 $(cut -d' ' -f1 /proc/uptime)" | awk '{ printf "%.1f", $2 - $1 }') s"
