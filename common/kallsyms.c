@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Kernel symbols from a kallsyms file: see kallsyms.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,9 @@ static int add_line(struct ksyms *ks, char *line)
 	size_t nlen;
 	char type;
 
+	/* strtoull would also take leading blanks and a minus sign */
+	if (!isxdigit((unsigned char)*p))
+		return 0;
 	errno = 0;
 	addr = strtoull(p, &end, 16);
 	if (errno || end == p || *end != ' ')
