@@ -28,13 +28,16 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 	out=$ROOT/build/vm/log/$k
 	"$ROOT/scripts/vm/run.sh" -k "$k" -o "$out" test 2>"$T_TMP/run.err"
 	rc=$?
-	# the boot-to-first-test figure and the KVM probe's verdict
-	sed 's/^/# /' "$T_TMP/run.err"
+	# the boot-to-first-test figure and the KVM probe's verdict: on
+	# stderr, which prove shows even when it is not verbose
+	cat "$T_TMP/run.err" >&2
+	first=$(sed -n 's/.*: first test \([0-9.]*\) s after QEMU started.*/\1/p' "$T_TMP/run.err")
 	tr -d '\r' <"$out/results.tap" >"$T_TMP/guest.tap"
 	relay "$kver" "$T_TMP/guest.tap"
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$T_TMP/guest.tap")
 	ran=$(grep -cE '^(not )?ok ' "$T_TMP/guest.tap")
-	is "$rc ${plan:-none}" "0 $ran" "$kver: the guest ran its whole plan ($ran tests) and powered off"
+	is "$rc ${plan:-none}" "0 $ran" \
+		"$kver: the guest ran its whole plan ($ran tests) and powered off (first test ${first:-never} s after QEMU started)"
 	[ $rc -eq 0 ] || tail -n 15 "$out/console.log" | sed 's/^/#   console: /'
 done
 done_testing
