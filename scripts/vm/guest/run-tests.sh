@@ -20,6 +20,7 @@ run() {
 	_name=$1
 	shift
 	_t0=$(cut -d' ' -f1 /proc/uptime)
+	echo "run-tests: $_name" >&2	# on the console: where a hung guest was
 	# its own process group, so a time-out also ends the tracers it started
 	setsid "$@" >"$T_TMP/t.out" 2>"$T_TMP/t.err" </dev/null &
 	_p=$!
