@@ -127,23 +127,35 @@ static __always_inline bool rq_started(struct request *rq)
 }
 
 /*
- * The end of a started request, once (points.c names the functions).
- * block_rq_complete fires for every blk_update_request() call, also for
- * a partial completion (nr_bytes below the bytes left, rq->__data_len,
- * which blk_update_request() lowers after the event): only the one that
- * covers the rest ends the request.
+ * The end of a started request, once: blk_update_request(rq, error,
+ * nr_bytes), or block_rq_complete, which fires at its top (and in
+ * blk_mq_end_request_batch()). Both come for every piece of a partial
+ * completion too: only the one whose nr_bytes covers what is left
+ * (rq->__data_len, lowered after) ends the request.
  */
 #define RQ_DONE_DOORS(handler)						\
-static __always_inline int handler##_end(void *ctx, struct request *rq)	\
+static __always_inline int handler##_end(void *ctx, struct request *rq,	\
+					 unsigned int nr_bytes)		\
 {									\
-	if (!rq_started(rq))						\
+	if (!rq_wanted(rq) || nr_bytes < BPF_CORE_READ(rq, __data_len) ||	\
+	    !rq_started(rq))						\
 		return 0;						\
 	stat_inc(STAT_RQ_DONE);						\
 	return handler(ctx, rq);					\
 }									\
-DOOR_FUNC1(rq_done, struct request *, rq_wanted, handler##_end)		\
-DOOR_TP(rq_done, rq_wanted(rq) && nr_bytes >= BPF_CORE_READ(rq, __data_len), \
-	handler##_end(ctx, rq),						\
+SEC("kprobe")								\
+int BPF_KPROBE(kprobe__rq_done, struct request *rq, blk_status_t error,	\
+	       unsigned int nr_bytes)					\
+{									\
+	return handler##_end(ctx, rq, nr_bytes);			\
+}									\
+SEC("fentry")								\
+int BPF_PROG(fentry__rq_done, struct request *rq, blk_status_t error,	\
+	     unsigned int nr_bytes)					\
+{									\
+	return handler##_end(ctx, rq, nr_bytes);			\
+}									\
+DOOR_TP(rq_done, true, handler##_end(ctx, rq, nr_bytes),		\
 	struct request *rq, blk_status_t error, unsigned int nr_bytes)
 
 /*

@@ -38,17 +38,16 @@ const struct probe_point point_rq_start = {
 };
 
 /*
- * The end of a request, once. Newest first: blk_account_io_done() (a real
- * function before 5.16 and again on newer kernels where the compiler keeps
- * it out of line; it also sees blk_mq_end_request_batch()), else the
- * exported __blk_mq_end_request(). Tracepoint: block_rq_complete, fired
- * from blk_update_request() where the seed's blk_account_io_completion()
- * was called, and from the batch path; only a completion that covers
- * every remaining byte ends the request.
+ * The end of a request, once: block/blk-mq.c blk_update_request(), where
+ * the seed's blk_account_io_completion() was called and block_rq_complete
+ * fires. Not __blk_mq_end_request() or blk_account_io_done(): Debian's
+ * 6.1 declares them inline, so notrace, and kprobe (EINVAL) and fentry
+ * (EBUSY) refuse them. The function doors miss blk_mq_end_request_batch()
+ * (5.16+), which the tracepoint sees.
  */
 const struct probe_point point_rq_done = {
 	.name = "rq_done",
-	.funcs = { "blk_account_io_done", "__blk_mq_end_request" },
+	.funcs = { "blk_update_request" },
 	.tps = { { "rq_done", "block_rq_complete" } },
 	.stat = STAT_RQ_DONE,
 };

@@ -27,6 +27,13 @@ bars() {
 	END { print (n ? s : "none") }' "$1"
 }
 
+# below FILE US: summary counts in slots that end below US microseconds
+below() {
+	awk -v us="$2" '/^All requests:$/ { part = 1 }
+	part && /^ *[0-9]+ -> [0-9]+ +: [0-9]+ +\|/ && $3 < us + 0 { s += $5 }
+	END { print s + 0 }' "$1"
+}
+
 events() {	# events FILE: request ends the BPF side counted
 	sed -n 's/^Events: rq_start [0-9]*, rq_done \([0-9]*\)$/\1/p' "$1"
 }
@@ -52,6 +59,11 @@ for door in $TEST_DOORS raw_tp; do
 	check "$t: plain rows when stdout is not a terminal" \
 		sh -c "! grep -q \"$(printf '\033')\" '$T_TMP/out'"
 	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	# A device whose every I/O takes TEST_SLOW_NS: no request below it.
+	if [ -n "$TEST_DEV" ] && [ -n "$TEST_SLOW_NS" ]; then
+		is "$(below "$T_TMP/out" $((TEST_SLOW_NS / 1000)))" 0 \
+			"$t: no request faster than the device's $TEST_SLOW_NS ns"
+	fi
 
 	# -b: a bar histogram per interval instead of a row
 	start "$S" -a "$door" -d "$DEV" -b || { ok 1 "$t: starts (-b)"; continue; }
