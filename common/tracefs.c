@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -61,6 +62,36 @@ static int write_file(const char *dir, const char *file, const char *val)
 
 static const char printk_event[] = "events/bpf_trace/bpf_trace_printk/enable";
 
+/*
+ * A run killed with SIGKILL leaves its instance behind, still buffering
+ * every bpf_printk line: remove those of runs of name that are gone.
+ */
+static void remove_stale(const char *name)
+{
+	size_t len = strlen(name);
+	char path[512];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/instances", root);
+	dir = opendir(path);
+	while (dir && (de = readdir(dir))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, name, len) || de->d_name[len] != '.')
+			continue;
+		pid = strtol(de->d_name + len + 1, &end, 10);
+		if (*end || pid <= 0 || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		/* a reader still holding it open (another PID namespace?) gets EBUSY */
+		snprintf(path, sizeof(path), "%s/instances/%s", root, de->d_name);
+		rmdir(path);
+	}
+	if (dir)
+		closedir(dir);
+}
+
 int trace_open(struct trace_reader *tr, const char *name)
 {
 	char path[512];
@@ -68,6 +99,7 @@ int trace_open(struct trace_reader *tr, const char *name)
 
 	memset(tr, 0, sizeof(*tr));
 	tr->fd = -1;
+	remove_stale(name);
 	snprintf(tr->dir, sizeof(tr->dir), "%s/instances/%s.%d", root, name, getpid());
 	if (mkdir(tr->dir, 0750) && errno != EEXIST) {
 		err = -errno;

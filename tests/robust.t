@@ -299,6 +299,19 @@ if [ -x "$S" ] && pick_door "$S"; then
 		test "${lost:-0}" -gt 0 -a "$got" -lt 600
 	check "overrun: the events themselves are all counted" \
 		grep -q "^Events: submit_bio 600, bio_endio 600" "$T_TMP/out"
+
+	# SIGKILL cannot be caught: the kernel frees the BPF objects, and the
+	# instance left behind goes at the next run of the stage.
+	start "$S" -a $D3 -d "$DEV" || ok 1 "SIGKILL: starts"
+	"$BIN/bpf_obj" ids $TPID | sort -u >"$T_TMP/ids"
+	inst=$(ls -d "$TRACEFS/instances/"*".$TPID" 2>/dev/null | head -n 1)
+	kill -KILL $TPID
+	wait $TPID
+	check "SIGKILL: its trace instance is left behind (${inst:-none})" test -d "$inst"
+	is "$(left_behind "$T_TMP/ids" $TPID | grep -v '^instance ')" "" \
+		"SIGKILL: no program, link or map left"
+	"$S" -a $D3 --duration 0.1 >/dev/null 2>&1
+	check "SIGKILL: the next run removes it" test ! -e "$inst"
 else
 	skip "overrun" "stage03 is not built or starts with no door: $WHY"
 fi
