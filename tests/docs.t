@@ -1,0 +1,274 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The text tells the truth: the README's quickstart runs, every stage
+# README has the workbook's sections and a sample run whose lines the
+# stage can print, troubleshooting quotes messages our programs print,
+# links resolve, and make diff shows each stage adding only its own
+# capability. Host only: it needs the repository and make.
+. "$(dirname "$0")/lib.sh"
+[ -e "$ROOT/.git" ] || skip_all "host only: needs the git checkout (not in the VM)"
+command -v make >/dev/null 2>&1 || skip_all "host only: needs make"
+cd "$ROOT" || exit 1
+
+SECTIONS="Goal|Run it|How it works|What changed|Pitfalls|Exercise"
+
+# section FILE TITLE: the lines under "## TITLE" up to the next "## ".
+section() {
+	awk -v t="$2" '/^## / { on = (substr($0, 4) == t || index(substr($0, 4), t " ") == 1); next }
+		on' "$1"
+}
+
+# blocks [LANG]: the lines inside fenced blocks of stdin (only ```LANG
+# blocks when given).
+blocks() {
+	awk -v lang="${1:-}" '/^```/ { if (on) on = 0; else on = (lang == "" || $0 == "```" lang); next }
+		on'
+}
+
+# formats FILE...: one ERE per printable string in the C or sh sources:
+# "F re" must match a whole line, "P re" its start. printf conversions
+# become number or text patterns; \n at the end of a literal anchors it.
+formats() {
+	awk '
+	function ere(s,   out, c, i, n, conv, full) {
+		full = sub(/\\n$/, "", s)
+		out = ""
+		n = length(s)
+		for (i = 1; i <= n; i++) {
+			c = substr(s, i, 1)
+			if (c == "\\" && i < n) {
+				i++
+				c = substr(s, i, 1)
+				if (c == "n" || c == "t") { out = out "[[:space:]]"; continue }
+			} else if (c == "%" && i < n) {
+				if (substr(s, i + 1, 1) == "%") { out = out "%"; i++; continue }
+				conv = substr(s, i + 1)
+				if (match(conv, /^[-+ #0]*[0-9*]*(\.[0-9*]+)?(hh|h|ll|l|z|j|t)?[diuxXcsp]/)) {
+					c = substr(conv, RLENGTH, 1)
+					i += RLENGTH
+					if (c == "s") out = out ".*"
+					else if (c == "c") out = out "."
+					else if (c == "x" || c == "X" || c == "p") out = out " *(0x)?[0-9a-fA-F]+ *"
+					else out = out " *-?[0-9]+ *"
+					continue
+				}
+			}
+			if (index("\\.[](){}*+?|^$/", c)) out = out "\\" c
+			else out = out c
+		}
+		return (full ? "F " : "P ") out
+	}
+	{
+		line = $0
+		while (match(line, /"([^"\\]|\\.)*"/)) {
+			lit = substr(line, RSTART + 1, RLENGTH - 2)
+			line = substr(line, RSTART + RLENGTH)
+			if (length(lit) >= 4 && lit ~ /[A-Za-z]/)
+				print ere(lit)
+		}
+	}' "$@"
+}
+
+# The lines common/doors.c builds from several pieces, and the demo's
+# first line (a shell string with nested quotes). Each is checked
+# against its source below, so it cannot drift away silently.
+DOOR_LINE='^[a-z_0-9]+: (fentry|kprobe|tracepoint) door, (fentry|kprobe|kretprobe|tp_btf|raw_tp)/[a-z_0-9]+( \+ (tp_btf|raw_tp)/[a-z_0-9]+)*( \(passed over: .*\))?$'
+EVENTS_LINE='^Events:( [a-z_0-9]+ [0-9]+,?)+$'
+DEMO_LINE='^demo: stage[0-9][0-9]_[a-z_0-9]+ on /dev/loop[0-9]+: '
+TRACE_PREFIX='^ *.+-[0-9]+ +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]+: (bpf_trace_printk|[0-9]+): '
+check "the door line is built in common/doors.c" grep -q '"%s: %s door, "' common/doors.c
+check "the Events: line is built in common/doors.c" grep -q '"Events:"' common/doors.c
+check "the demo line is printed by scripts/demo.sh" grep -q 'echo "demo: ' scripts/demo.sh
+
+# sample_ok STAGE_DIR FILE: every output line in FILE is one the stage
+# (its sources, common/) can print; commands ($ ...) and elisions (...)
+# pass. Prints the lines that match nothing.
+sample_ok() {
+	formats "$1"/*.bpf.c >"$T_TMP/bpf.re"
+	formats "$1"/*.c common/*.c >"$T_TMP/user.re"
+	_bad=0
+	while IFS= read -r _l; do
+		case "$_l" in
+		'$ '* | '...' | '^C' | '') continue ;;
+		esac
+		printf '%s\n' "$_l" | grep -Eq "$DOOR_LINE|$EVENTS_LINE|$DEMO_LINE" && continue
+		if printf '%s\n' "$_l" | grep -Eq "$TRACE_PREFIX"; then
+			_m=$(printf '%s\n' "$_l" | sed -E "s/$TRACE_PREFIX//")
+			_re="$T_TMP/bpf.re"
+		else
+			_m=$_l
+			_re="$T_TMP/user.re"
+		fi
+		if ! line_matches "$_m" "$_re"; then
+			echo "#   no format prints: $_l"
+			_bad=1
+		fi
+	done <"$2"
+	return $_bad
+}
+
+# line_matches LINE RE_FILE: LINE matches one of the F/P patterns.
+line_matches() {
+	while read -r _k _p; do
+		case "$_k" in
+		F) printf '%s\n' "$1" | grep -Eq -- "^$_p\$" 2>/dev/null && return 0 ;;
+		P) printf '%s\n' "$1" | grep -Eq -- "^$_p" 2>/dev/null && return 0 ;;
+		esac
+	done <"$2"
+	return 1
+}
+
+# The checker itself: a line no format prints must fail it.
+printf '%s\n' '$ sudo make demo STAGE=03' 'Events: submit_bio 3, bio_endio 3' \
+	'   dd-1 [000] ...2. 1.000001: bpf_trace_printk: submit_bio() called: 12' >"$T_TMP/good"
+sample_ok stage01_submit_bio "$T_TMP/good" >/dev/null
+ok $? "sample check accepts stage 01's lines"
+printf '%s\n' '   dd-1 [000] ...2. 1.000001: bpf_trace_printk: submit_bio() called: soon' \
+	>"$T_TMP/bad"
+! sample_ok stage01_submit_bio "$T_TMP/bad" >/dev/null
+ok $? "sample check rejects a line stage 01 cannot print"
+
+# --- the quickstart: README's first sh block under "## Quickstart"
+section README.md Quickstart | blocks sh | sed 's/#.*//; s/[[:space:]]*$//' | grep . >"$T_TMP/qs"
+check "README has a quickstart with commands" test -s "$T_TMP/qs"
+while IFS= read -r cmd; do
+	case "$cmd" in
+	"make test")
+		# This test runs inside make test: check the target, do not recurse.
+		make -n test 2>/dev/null | grep -q "tests/run.sh"
+		ok $? "quickstart '$cmd': the target runs tests/run.sh (this run is it)"
+		;;
+	"make demo STAGE="*)
+		n=${cmd#make demo STAGE=}
+		dir=$(ls -d stage"$n"_* 2>/dev/null | head -n 1)
+		if [ "$(id -u)" -ne 0 ]; then
+			skip "quickstart '$cmd'" "needs root"
+			continue
+		fi
+		need_root
+		$cmd >"$T_TMP/demo.out" 2>&1 </dev/null
+		ok $? "quickstart '$cmd' exits 0"
+		check "quickstart '$cmd': traced something" grep -Eq "$EVENTS_LINE" "$T_TMP/demo.out"
+		# build lines aside, one line of each shape (digits and hex alike)
+		grep -v '^ *[A-Z-]*  *[a-z/._0-9-]*$' "$T_TMP/demo.out" | grep -v '^make' |
+			awk '{ k = $0; gsub(/[0-9a-f]+/, "0", k) } !seen[k]++' >"$T_TMP/demo.lines"
+		sample_ok "$dir" "$T_TMP/demo.lines"
+		ok $? "quickstart '$cmd': every line is one $dir prints"
+		;;
+	*)
+		ok 1 "quickstart '$cmd': docs.t does not know how to run it"
+		;;
+	esac
+done <"$T_TMP/qs"
+
+# --- every stage: a README with the sections, in the map, a true sample
+for dir in stage[0-9][0-9]_*; do
+	[ -d "$dir" ] || continue
+	n=$(echo "$dir" | sed 's/^stage\([0-9]*\)_.*/\1/')
+	check "$dir is in the README's stage map" grep -q "^| \`$dir\` |" README.md
+	if [ ! -f "$dir/README.md" ]; then
+		skip "$dir/README.md" "not written yet"
+		continue
+	fi
+	missing=$(echo "$SECTIONS" | tr '|' '\n' | while IFS= read -r s; do
+		grep -q "^## $s" "$dir/README.md" || printf '%s; ' "$s"
+	done)
+	is "$missing" "" "$dir/README.md has every section ($SECTIONS)"
+	section "$dir/README.md" "Run it" >"$T_TMP/run"
+	check "$dir: Run it names the kernel version" grep -Eq "Linux [0-9]+\.[0-9]+" "$T_TMP/run"
+	check "$dir: Run it names the door" grep -Eiq "(fentry|kprobe|tracepoint|raw_tp) door" "$T_TMP/run"
+	blocks <"$T_TMP/run" >"$T_TMP/sample"
+	check "$dir: Run it has a sample run" grep -q '^\$ ' "$T_TMP/sample"
+	sample_ok "$dir" "$T_TMP/sample"
+	ok $? "$dir: every sample line is one the stage prints"
+done
+
+# --- troubleshooting quotes real messages (its ```text blocks)
+T=docs/troubleshooting.md
+if [ -f "$T" ]; then
+	blocks text <"$T" >"$T_TMP/msgs"
+	check "$T quotes messages" test -s "$T_TMP/msgs"
+	formats common/*.c stage*/*.c scripts/*.sh >"$T_TMP/all.re"
+	bad=0
+	while IFS= read -r l; do
+		case "$l" in
+		'$ '* | '...' | '') continue ;;
+		libbpf:*) continue ;;	# libbpf's own, with -v
+		esac
+		printf '%s\n' "$l" | grep -Eq "$DOOR_LINE" && continue
+		line_matches "$l" "$T_TMP/all.re" || { echo "#   not ours: $l"; bad=1; }
+	done <"$T_TMP/msgs"
+	ok $bad "$T: every quoted message is one our programs print"
+else
+	skip "$T" "not written yet"
+fi
+
+# --- relative links in the workbook's Markdown resolve
+bad=0
+for f in README.md docs/*.md stage*/README.md solutions/README.md; do
+	[ -f "$f" ] || continue
+	d=$(dirname "$f")
+	for l in $(grep -o '](\([^)#:]*\))' "$f" | sed 's/^](//; s/)$//'); do
+		[ -n "$l" ] || continue
+		[ -e "$d/$l" ] && continue
+		case "$d/$l" in
+		*docs/vm.md | *docs/overhead.md | *docs/measuring.md)
+			echo "#   $f: $l is not written yet (another part's page)" ;;
+		*) echo "#   $f: broken link $l"; bad=1 ;;
+		esac
+	done
+done
+ok $bad "relative links in the Markdown files resolve"
+
+# --- make diff: each stage against its base changes only its capability.
+# bounds NN prints FILES|LINES|WORD: the files a stage may change, the
+# most lines it may add and remove, a word its added lines must contain.
+bounds() {
+	case "$1" in
+	02) echo "bio_trace.bpf.c bio_trace.c|40|bio_endio" ;;
+	03) echo "bio_trace.bpf.c bio_trace.c|60|map" ;;
+	04) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|160|max" ;;
+	05) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|80|sector" ;;
+	06) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|160|stack" ;;
+	07) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|120|rq" ;;
+	09) echo "pagecache_trace.bpf.c pagecache_trace.c pagecache_trace.h|120|pid" ;;
+	esac
+}
+make -s diff STAGE=01 >"$T_TMP/d" 2>&1
+check "make diff STAGE=01 says stage 01 starts a program" grep -q "starts a new program" "$T_TMP/d"
+for n in 00 02 03 04 05 06 07 08 09; do
+	dir=$(ls -d stage"$n"_* 2>/dev/null | head -n 1)
+	if [ -z "$dir" ]; then
+		skip "make diff STAGE=$n" "stage $n is not in the workbook yet"
+		continue
+	fi
+	make -s diff STAGE="$n" >"$T_TMP/d" 2>&1
+	rc=$?
+	b=$(bounds "$n")
+	if [ -z "$b" ]; then
+		is "$rc" 0 "make diff STAGE=$n exits 0"
+		check "make diff STAGE=$n says $dir starts a new program" \
+			grep -q "starts a new program" "$T_TMP/d"
+		continue
+	fi
+	base=$(scripts/stage-diff.sh --base "$n")
+	if [ -z "$base" ]; then
+		skip "make diff STAGE=$n" "its base is not in the workbook yet"
+		continue
+	fi
+	is "$rc" 0 "make diff STAGE=$n exits 0"
+	files=$(sed -n 's|^+++ [^/]*/||p' "$T_TMP/d" | sort | tr '\n' ' ')
+	allowed=${b%%|*}
+	max=${b#*|}
+	word=${max#*|}
+	max=${max%%|*}
+	extra=$(for f in $files; do
+		case " $allowed " in *" $f "*) ;; *) printf '%s ' "$f" ;; esac
+	done)
+	is "$extra" "" "make diff STAGE=$n: $dir changes only its sources ($files)"
+	lines=$(grep -c '^[-+][^-+]' "$T_TMP/d")
+	check "make diff STAGE=$n: $lines changed lines, at most $max" test "$lines" -le "$max"
+	check "make diff STAGE=$n: the change is about '$word'" \
+		sh -c "grep '^+' '$T_TMP/d' | grep -qi '$word'"
+done
+done_testing
