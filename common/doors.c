@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "doors.h"
@@ -83,11 +85,42 @@ static int fentry_probe(struct btf *vmlinux, const char *func)
 	LIBBPF_OPTS(bpf_prog_load_opts, opts,
 		    .expected_attach_type = BPF_TRACE_FENTRY,
 		    .attach_btf_id = id);
-	int fd;
+	int fd, link, err;
 
 	if (id < 0)
 		return -ENOENT;
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "door_probe", "GPL", insns, 2, &opts);
+	if (fd < 0)
+		return -errno;
+	/*
+	 * A function in BTF may still be notrace (an inline one kept out of
+	 * line, e.g. __blk_mq_end_request on 6.1): only an attach tells.
+	 */
+	link = bpf_raw_tracepoint_open(NULL, fd);
+	err = link < 0 ? -errno : 0;
+	if (link >= 0)
+		close(link);
+	close(fd);
+	return err;
+}
+
+/* Open (and close) a kprobe perf event on func: refused if notrace. */
+static int kprobe_probe(const char *func)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
+	int type, fd;
+
+	if (!f)
+		return 0;	/* legacy kprobe_events only: trust BTF */
+	if (fscanf(f, "%d", &type) != 1)
+		type = -1;
+	fclose(f);
+	if (type < 0)
+		return 0;
+	attr.type = type;
+	attr.config1 = (__u64)(unsigned long)func;
+	fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	close(fd);
@@ -124,8 +157,10 @@ static int try_fentry(struct btf *btf, const struct probe_point *p, struct door_
 			c->func = p->funcs[i];
 			return 0;
 		}
-		if (ret != -ENOENT)
-			err = ret == -EPERM ? "refused by this kernel (EPERM)" : strerror(-ret);
+		if (ret == -EPERM)
+			err = "refused by this kernel (EPERM)";
+		else if (ret != -ENOENT)
+			err = "function cannot be traced";
 	}
 	add_why(c, "%sfentry: %s%s", err, "");
 	return -1;
@@ -137,14 +172,20 @@ static int try_kprobe(struct btf *btf, const struct probe_point *p, struct door_
 		add_why(c, "%skprobe: %s%s", "this kernel has no kprobes", "");
 		return -1;
 	}
+	const char *err = "no such function";
+
 	for (int i = 0; i < POINT_MAX_FUNCS && p->funcs[i]; i++) {
-		if (btf__find_by_name_kind(btf, p->funcs[i], BTF_KIND_FUNC) >= 0) {
-			c->door = DOOR_KPROBE;
-			c->func = p->funcs[i];
-			return 0;
+		if (btf__find_by_name_kind(btf, p->funcs[i], BTF_KIND_FUNC) < 0)
+			continue;
+		if (kprobe_probe(p->funcs[i])) {
+			err = "function cannot be probed";
+			continue;
 		}
+		c->door = DOOR_KPROBE;
+		c->func = p->funcs[i];
+		return 0;
 	}
-	add_why(c, "%skprobe: %s%s", "no such function", "");
+	add_why(c, "%skprobe: %s%s", err, "");
 	return -1;
 }
 
@@ -346,6 +387,31 @@ static __u64 recursion_misses(struct doors *d)
 	return sum;
 }
 
+/*
+ * Starts never seen to complete: what is left in the stage's "start" map
+ * (bio or request → start time) once the doors are shut. I/O still in
+ * flight at exit lands here too; anything more is a completion we missed.
+ */
+static __u64 unfinished(struct doors *d)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(d->obj, "start");
+	char key[2][64];
+	__u64 n = 0;
+	int fd, cur = 0;
+
+	if (!map || bpf_map__type(map) != BPF_MAP_TYPE_HASH ||
+	    bpf_map__key_size(map) > sizeof(key[0]))
+		return 0;
+	fd = bpf_map__fd(map);
+	if (fd < 0 || bpf_map_get_next_key(fd, NULL, key[cur]))
+		return 0;
+	do {
+		n++;
+		cur = !cur;
+	} while (!bpf_map_get_next_key(fd, key[!cur], key[cur]));
+	return n;
+}
+
 void doors_print_summary(struct doors *d, FILE *out, unsigned long long trace_lost)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -376,6 +442,12 @@ void doors_print_summary(struct doors *d, FILE *out, unsigned long long trace_lo
 		if (!total[k])
 			continue;
 		fprintf(out, "Lost: %llu %s\n", (unsigned long long)total[k], drop_names[k]);
+		lost = true;
+	}
+	total[0] = unfinished(d);
+	if (total[0]) {
+		fprintf(out, "Lost: %llu starts never seen to complete (left in the start map)\n",
+			(unsigned long long)total[0]);
 		lost = true;
 	}
 	total[0] = recursion_misses(d);

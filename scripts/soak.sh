@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Soak: run a stage for MINUTES under fio (bursts of I/O with pauses) and
+# check what a tracer left running overnight must get right:
+#   - its start map empties when I/O stops (no stale entries pile up),
+#   - its RSS stays flat,
+#   - every submit is matched by a completion, or the loss is reported.
+# Opt-in, root, not part of make test. Results: docs/soak.md.
+#
+#   scripts/soak.sh [-m MINUTES] [-d DEV] [-l] STAGE...
+#     STAGE   a number (03) or a stage folder; a bio_trace stage
+#     -m      minutes per stage (default 10)
+#     -d      a scratch block device to use (default: a loop device over
+#             a file in /dev/shm); its contents are overwritten
+#     -l      keep the per-event lines (read, thrown away) instead of -q
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BPF_OBJ=$ROOT/tests/bin/bpf_obj
+MINUTES=10 DEV= QUIET=-q
+BURST=${SOAK_BURST:-50} PAUSE=${SOAK_PAUSE:-10}	# seconds of fio, then quiet
+
+usage() {
+	sed -n 's/^#   //p; s/^#     //p' "$0" >&2
+	exit 2
+}
+
+while getopts m:d:l opt; do
+	case $opt in
+	m) MINUTES=$OPTARG ;;
+	d) DEV=${OPTARG#/dev/} ;;
+	l) QUIET= ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || usage
+[ "$(id -u)" -eq 0 ] || { echo "soak: must be run as root" >&2; exit 1; }
+command -v fio >/dev/null || { echo "soak: needs fio (apt-get install fio)" >&2; exit 1; }
+[ -x "$BPF_OBJ" ] || { echo "soak: $BPF_OBJ is not built (make helpers)" >&2; exit 1; }
+
+TMP=$(mktemp -d /tmp/soak.XXXXXX)
+LOOP= BACKING=
+cleanup() {
+	[ -n "$LOOP" ] && losetup -d "/dev/$LOOP"
+	[ -n "$BACKING" ] && rm -f "$BACKING"
+	rm -rf "$TMP"
+}
+trap 'cleanup; exit 1' INT TERM
+trap cleanup EXIT
+
+if [ -z "$DEV" ]; then
+	BACKING=/dev/shm/soak.$$.img
+	dd if=/dev/zero of="$BACKING" bs=1M count=256 2>/dev/null || exit 1
+	LOOP=$(losetup -f --show "$BACKING") || exit 1
+	LOOP=${LOOP#/dev/}
+	DEV=$LOOP
+fi
+
+rss() {	# rss PID: resident set, kB
+	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$1/status"
+}
+
+entries() {	# entries MAP-ID: entries in it now, "-" without a map
+	if [ -n "$1" ]; then "$BPF_OBJ" count "$1"; else echo -; fi
+}
+
+# soak_one STAGE-DIR: prints one report line per sample, then the verdict.
+soak_one() {
+	s=$1/bio_trace
+	name=$(basename "$1")
+	[ -x "$s" ] || { echo "$name: no bio_trace built here; skipped"; return 0; }
+	"$s" $QUIET -d "$DEV" >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	i=0
+	until grep -q "Hit Ctrl-C" "$TMP/err" || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 $pid 2>/dev/null || { echo "$name: did not start: $(cat "$TMP/err")"; return 1; }
+	map=$("$BPF_OBJ" map-id $pid start 2>/dev/null)
+	rss0=$(rss $pid) rss_max=$rss0 idle_max=0 fail=0 ios=0
+	echo "$name: pid $pid, start map ${map:-none}, RSS $rss0 kB, $MINUTES min of" \
+		"${BURST} s fio + ${PAUSE} s pause on /dev/$DEV"
+	end=$(($(date +%s) + MINUTES * 60))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		fio --name=soak --filename="/dev/$DEV" --direct=1 --rw=randrw --bs=4k \
+			--ioengine=libaio --iodepth=32 --numjobs=2 --time_based \
+			--runtime=$BURST --group_reporting --output-format=json \
+			>"$TMP/fio.json" 2>"$TMP/fio.err" &
+		fpid=$!
+		sleep $((BURST / 2))
+		busy=$(entries "$map")	# mid-burst: the I/O in flight
+		wait $fpid || { echo "$name: fio failed: $(cat "$TMP/fio.err")"; fail=1; break; }
+		n=$(sed -n 's/.*"total_ios" : \([0-9]*\).*/\1/p' "$TMP/fio.json" |
+			awk '{ s += $1 } END { print s + 0 }')
+		ios=$((ios + n))
+		sleep $PAUSE
+		idle=$(entries "$map")	# after the pause: should be about empty
+		now=$(rss $pid)
+		[ "$now" -gt "$rss_max" ] && rss_max=$now
+		[ "$idle" != - ] && [ "$idle" -gt "$idle_max" ] && idle_max=$idle
+		echo "  $(date +%T) fio ios $n, map entries mid-burst $busy, idle $idle, RSS $now kB"
+		kill -0 $pid 2>/dev/null || { echo "$name: died: $(cat "$TMP/err")"; return 1; }
+	done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	sed 's/^/  /' "$TMP/out" | grep -E '^  (Events|Lost):'
+	# Verdicts. A handful of idle entries are bios of other I/O still in flight.
+	[ $rc -eq 0 ] || { echo "  FAIL exit status $rc"; fail=1; }
+	if [ "$idle_max" -gt 16 ]; then
+		echo "  FAIL start map did not empty when I/O stopped (max $idle_max entries)"
+		fail=1
+	fi
+	if [ $((rss_max - rss0)) -gt 1024 ]; then
+		echo "  FAIL RSS grew from $rss0 to $rss_max kB"
+		fail=1
+	fi
+	# Every Events count the same (submits = completions), or a loss reported.
+	counts=$(sed -n 's/^Events: //p' "$TMP/out" | tr ',' '\n' | awk '{ print $NF }' | sort -n -u)
+	if [ "$(echo "$counts" | wc -l)" -ne 1 ] && grep -qx "Lost: none" "$TMP/out"; then
+		echo "  FAIL unmatched events, yet 'Lost: none'"
+		fail=1
+	fi
+	first=$(echo "$counts" | head -n 1)
+	if [ "${first:-0}" -lt "$ios" ]; then
+		echo "  FAIL fewer events ($first) than fio completed I/Os ($ios)"
+		fail=1
+	fi
+	[ $fail -eq 0 ] && echo "  PASS $ios fio I/Os; idle map max $idle_max; RSS $rss0 -> $rss_max kB"
+	return $fail
+}
+
+status=0
+for st in "$@"; do
+	case $st in
+	[0-9]*) dir=$(ls -d "$ROOT"/stage"$st"_* 2>/dev/null | head -n 1) ;;
+	*) dir=$st ;;
+	esac
+	[ -d "${dir:-}" ] || { echo "soak: no stage '$st'" >&2; status=2; continue; }
+	soak_one "$dir" || status=1
+done
+exit $status
