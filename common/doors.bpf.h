@@ -178,13 +178,22 @@ struct folio___61 {
 	unsigned int _folio_nr_pages;
 } __attribute__((preserve_access_index));
 
+/* Before 6.18 folio->flags was a plain unsigned long, not memdesc_flags_t. */
+struct folio___pre618 {
+	unsigned long flags;
+} __attribute__((preserve_access_index));
+
 static __always_inline __u32 folio_pages(struct folio *folio)
 {
 	struct folio___61 *old = (void *)folio;
+	struct folio___pre618 *pre618 = (void *)folio;
 	unsigned long flags = 0;
 
 	/* Only a large folio (PG_head) has a tail page holding the count. */
-	bpf_core_read(&flags, sizeof(flags), &folio->flags);
+	if (bpf_core_field_exists(pre618->flags))
+		bpf_core_read(&flags, sizeof(flags), &pre618->flags);
+	else
+		bpf_core_read(&flags, sizeof(flags), &folio->flags);
 	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
 		return 1;
 	if (bpf_core_field_exists(folio->_nr_pages))
