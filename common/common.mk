@@ -19,7 +19,15 @@ CLANG ?= clang
 CC ?= gcc
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+# The committed vmlinux.h (common/vmlinux/<arch>/, from Linux 6.18) makes
+# the build the same on every host: code naming a field of a newer kernel
+# still compiles on an older one, and CO-RE fixes it up at load time. Set
+# VMLINUX_BTF=/sys/kernel/btf/vmlinux to use the running kernel's instead
+# (the only choice on an architecture without a committed one).
+VMLINUX_COMMITTED := $(wildcard $(COMMON_DIR)/vmlinux/$(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')/vmlinux.h)
+ifeq ($(VMLINUX_COMMITTED),)
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+endif
 ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
 
 VMLINUX := $(BUILD_DIR)/vmlinux.h
@@ -95,10 +103,16 @@ $(COMMON_OUT)/%.o: $(COMMON_DIR)/%.c $(COMMON_HDRS) | $(COMMON_OUT) $(DEPS_STAMP
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-# From the running kernel's BTF; CO-RE relocates to the kernel that loads it.
+# CO-RE relocates every field access to the kernel that loads the program.
+ifeq ($(VMLINUX_BTF),)
+$(VMLINUX): $(VMLINUX_COMMITTED) | $(DEPS_STAMP) $(BUILD_DIR)
+	$(call msg,COPY,$@)
+	$(Q)cp $< $@
+else
 $(VMLINUX): | $(DEPS_STAMP) $(BUILD_DIR)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@.tmp && mv $@.tmp $@
+endif
 
 # A fresh machine: install the toolchain first (scripts/install-deps.sh).
 $(DEPS_STAMP): | $(BUILD_DIR)
