@@ -221,7 +221,7 @@ write_report() {
 		if [ -s "$OUT/build.tsv" ]; then
 			echo
 			echo "Full build from clean (clone of $BUILD_REV, every stage):" \
-				"$(awk -F'\t' '{ printf "%s`%s` %.1f s", NR > 1 ? ", " : "", $1, $2 / 1000 }' "$OUT/build.tsv")."
+				"$(awk -F'\t' '{ printf "%s\140%s\140 %.1f s", (NR > 1 ? ", " : ""), $1, $2 / 1000 }' "$OUT/build.tsv")."
 		fi
 	} >"$rep"
 	cat "$rep"
