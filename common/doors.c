@@ -365,6 +365,7 @@ void doors_detach(struct doors *d)
 static const char *const drop_names[STAT_MAX] = {
 	[STAT_MAP_FULL] = "start records not stored (map full)",
 	[STAT_NO_START] = "completions without a recorded start",
+	[STAT_STALE] = "starts replaced before their end was seen (end not traced, or requeued)",
 	[STAT_WALK_CUT] = "rq->bio walks cut short",
 	[STAT_STACK_ERR] = "stacks not captured",
 	[STAT_TASK_STORE] = "events without per-task storage (out of memory)",

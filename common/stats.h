@@ -16,6 +16,7 @@ enum trace_stat {
 	STAT_ADD,		/* pages added to the page cache */
 	STAT_MAP_FULL,		/* start records that could not be stored */
 	STAT_NO_START,		/* completions without a recorded start */
+	STAT_STALE,		/* starts replaced before their end was seen */
 	STAT_WALK_CUT,		/* rq->bio walks cut at the bound */
 	STAT_STACK_ERR,		/* stacks that could not be captured */
 	STAT_TASK_STORE,	/* per-task storage that could not be had */

@@ -8,6 +8,10 @@
 
 #include "stats.h"
 
+#ifndef EEXIST
+#define EEXIST 17	/* vmlinux.h has no errno values */
+#endif
+
 /* Set by the loader before load; the verifier then drops dead branches. */
 const volatile bool quiet = false;	/* -q: no bpf_printk at all */
 const volatile __u32 targ_dev = 0;	/* -d: kernel dev_t of the disk, 0 = all */

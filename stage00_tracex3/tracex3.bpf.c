@@ -33,8 +33,15 @@ static __always_inline int on_start(void *ctx, struct request *rq)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)rq;
+	long err;
 
-	if (bpf_map_update_elem(&start, &key, &ts, BPF_ANY))
+	/* BPF_NOEXIST: a request still there was requeued, or its end was missed */
+	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		stat_inc(STAT_STALE);
+		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	}
+	if (err)
 		stat_inc(STAT_MAP_FULL);
 	return 0;
 }

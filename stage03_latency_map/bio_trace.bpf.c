@@ -25,9 +25,15 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)bio;
+	long err;
 
-	/* BPF_ANY: a recycled bio address simply gets its new start time */
-	if (bpf_map_update_elem(&start, &key, &ts, BPF_ANY))
+	/* BPF_NOEXIST: a start still there is one whose completion was missed */
+	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		stat_inc(STAT_STALE);
+		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	}
+	if (err)
 		stat_inc(STAT_MAP_FULL);
 	if (!quiet)
 		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, ts);

@@ -38,6 +38,7 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 {
 	struct start_rec rec = { .ts = bpf_ktime_get_ns() };
 	u64 key = (u64)bio;
+	long err;
 
 	/*
 	 * Lesson#5: where the bio goes, read now: completion advances
@@ -45,8 +46,13 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 	 */
 	rec.sector = BPF_CORE_READ(bio, bi_iter.bi_sector);
 	rec.size = BPF_CORE_READ(bio, bi_iter.bi_size);
-	/* BPF_ANY: a recycled bio address simply gets its new start time */
-	if (bpf_map_update_elem(&start, &key, &rec, BPF_ANY))
+	/* BPF_NOEXIST: a start still there is one whose completion was missed */
+	err = bpf_map_update_elem(&start, &key, &rec, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		stat_inc(STAT_STALE);
+		err = bpf_map_update_elem(&start, &key, &rec, BPF_ANY);
+	}
+	if (err)
 		stat_inc(STAT_MAP_FULL);
 	if (!quiet)
 		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);

@@ -52,6 +52,7 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 {
 	struct start_rec rec = { .ts = bpf_ktime_get_ns() };
 	u64 key = (u64)bio;
+	long err;
 
 	/*
 	 * Lesson#5: where the bio goes, read now: completion advances
@@ -63,8 +64,13 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 	rec.stack_id = bpf_get_stackid(ctx, &stacks, 0);
 	if (rec.stack_id < 0)
 		stat_inc(STAT_STACK_ERR);
-	/* BPF_ANY: a recycled bio address simply gets its new start time */
-	if (bpf_map_update_elem(&start, &key, &rec, BPF_ANY))
+	/* BPF_NOEXIST: a start still there is one whose completion was missed */
+	err = bpf_map_update_elem(&start, &key, &rec, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		stat_inc(STAT_STALE);
+		err = bpf_map_update_elem(&start, &key, &rec, BPF_ANY);
+	}
+	if (err)
 		stat_inc(STAT_MAP_FULL);
 	if (!quiet)
 		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);

@@ -187,6 +187,8 @@ int main(int argc, char **argv)
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;
+	/* Read the symbols while attached: a trampoline is named only then. */
+	ksyms_kernel();
 
 	tracer_run(&t);
 	/* Detached now: the maxima no longer change under us. */

@@ -29,9 +29,15 @@ static __always_inline int on_start(void *ctx, struct request *rq)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)rq;
+	long err;
 
-	/* BPF_ANY: a requeued request is started again and its clock restarts */
-	if (bpf_map_update_elem(&start, &key, &ts, BPF_ANY))
+	/* BPF_NOEXIST: a request still there was requeued, or its end was missed */
+	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		stat_inc(STAT_STALE);
+		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	}
+	if (err)
 		stat_inc(STAT_MAP_FULL);
 	if (!quiet)
 		bpf_printk("blk_mq_start_request(rq=0x%llx) is called!", key);
