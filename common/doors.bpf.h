@@ -15,28 +15,34 @@
 /* A loop request can merge hundreds of bios (max_sectors_kb 1280 = 320 pages). */
 #define BIO_WALK_MAX 512
 
-/* One function argument, same argument in the tracepoint door. */
+/*
+ * One function argument, same argument in the tracepoint door. The
+ * filter is called as filter(arg, btf) (see DOOR_READ in trace.bpf.h).
+ */
 #define DOOR_FUNC1(point, type, filter, handler)				\
 SEC("kprobe")								\
 int BPF_KPROBE(kprobe__##point, type arg)				\
 {									\
-	return filter(arg) ? handler(ctx, arg) : 0;			\
+	return filter(arg, false) ? handler(ctx, arg) : 0;		\
 }									\
 SEC("fentry")								\
 int BPF_PROG(fentry__##point, type arg)					\
 {									\
-	return filter(arg) ? handler(ctx, arg) : 0;			\
+	return filter(arg, true) ? handler(ctx, arg) : 0;		\
 }
 
+/* filter and handler are expressions; they may use the constant btf. */
 #define DOOR_TP(point, filter, handler, args...)				\
 SEC("tp_btf")								\
 int BPF_PROG(tp_btf__##point, args)					\
 {									\
+	const bool btf __attribute__((unused)) = true;			\
 	return filter ? handler : 0;					\
 }									\
 SEC("raw_tp")								\
 int BPF_PROG(raw_tp__##point, args)					\
 {									\
+	const bool btf __attribute__((unused)) = false;			\
 	return filter ? handler : 0;					\
 }
 
@@ -52,7 +58,7 @@ static __always_inline int handler##_count(void *ctx, struct bio *bio)	\
 	return handler(ctx, bio);					\
 }									\
 DOOR_FUNC1(submit_bio, struct bio *, bio_wanted, handler##_count)	\
-DOOR_TP(submit_bio, bio_wanted(bio), handler##_count(ctx, bio),		\
+DOOR_TP(submit_bio, bio_wanted(bio, btf), handler##_count(ctx, bio),	\
 	struct bio *bio)
 
 /*
@@ -77,28 +83,32 @@ __noinline int handler##_one(u64 bio)					\
 	return handler##_count(NULL, (struct bio *)bio);		\
 }									\
 static __always_inline int handler##_walk(struct request *rq,		\
-					  unsigned int nr_bytes)	\
+					  unsigned int nr_bytes, bool btf) \
 {									\
-	struct bio *bio = BPF_CORE_READ(rq, bio);			\
+	struct bio *bio = DOOR_READ(btf, rq, bio);			\
 	int i;								\
 									\
 	for (i = 0; i < BIO_WALK_MAX && bio; i++) {			\
-		__u32 size = BPF_CORE_READ(bio, bi_iter.bi_size);	\
+		__u32 size = btf ? bio->bi_iter.bi_size :		\
+				   BPF_CORE_READ(bio, bi_iter.bi_size);	\
 									\
 		if (size > nr_bytes)	/* partly done: ends later */	\
 			return 0;					\
 		nr_bytes -= size;					\
-		handler##_one((u64)bio);				\
-		bio = BPF_CORE_READ(bio, bi_next);			\
+		if (btf)	/* a BTF pointer is no scalar argument */	\
+			handler##_count(NULL, bio);			\
+		else							\
+			handler##_one((u64)bio);			\
+		bio = DOOR_READ(btf, bio, bi_next);			\
 	}								\
 	if (bio)							\
 		stat_inc(STAT_WALK_CUT);				\
 	return 0;							\
 }									\
 DOOR_FUNC1(bio_endio, struct bio *, bio_wanted, handler##_count)	\
-DOOR_TP(bio_endio_rq, rq_wanted(rq), handler##_walk(rq, nr_bytes),	\
+DOOR_TP(bio_endio_rq, rq_wanted(rq, btf), handler##_walk(rq, nr_bytes, btf), \
 	struct request *rq, blk_status_t error, unsigned int nr_bytes)	\
-DOOR_TP(bio_endio_bio, bio_wanted(bio), handler##_count(ctx, bio),	\
+DOOR_TP(bio_endio_bio, bio_wanted(bio, btf), handler##_count(ctx, bio), \
 	struct request_queue *q, struct bio *bio)
 
 /*
@@ -113,7 +123,7 @@ static __always_inline int handler##_count(void *ctx, struct request *rq) \
 	return handler(ctx, rq);					\
 }									\
 DOOR_FUNC1(rq_start, struct request *, rq_wanted, handler##_count)	\
-DOOR_TP(rq_start, rq_wanted(rq), handler##_count(ctx, rq),		\
+DOOR_TP(rq_start, rq_wanted(rq, btf), handler##_count(ctx, rq),	\
 	struct request *rq)
 
 /*
@@ -135,9 +145,9 @@ static __always_inline bool rq_started(struct request *rq)
  */
 #define RQ_DONE_DOORS(handler)						\
 static __always_inline int handler##_end(void *ctx, struct request *rq,	\
-					 unsigned int nr_bytes)		\
+					 unsigned int nr_bytes, bool btf) \
 {									\
-	if (!rq_wanted(rq) || nr_bytes < BPF_CORE_READ(rq, __data_len) ||	\
+	if (!rq_wanted(rq, btf) || nr_bytes < DOOR_READ(btf, rq, __data_len) || \
 	    !rq_started(rq))						\
 		return 0;						\
 	stat_inc(STAT_RQ_DONE);						\
@@ -147,15 +157,15 @@ SEC("kprobe")								\
 int BPF_KPROBE(kprobe__rq_done, struct request *rq, blk_status_t error,	\
 	       unsigned int nr_bytes)					\
 {									\
-	return handler##_end(ctx, rq, nr_bytes);			\
+	return handler##_end(ctx, rq, nr_bytes, false);			\
 }									\
 SEC("fentry")								\
 int BPF_PROG(fentry__rq_done, struct request *rq, blk_status_t error,	\
 	     unsigned int nr_bytes)					\
 {									\
-	return handler##_end(ctx, rq, nr_bytes);			\
+	return handler##_end(ctx, rq, nr_bytes, true);			\
 }									\
-DOOR_TP(rq_done, true, handler##_end(ctx, rq, nr_bytes),		\
+DOOR_TP(rq_done, true, handler##_end(ctx, rq, nr_bytes, btf),		\
 	struct request *rq, blk_status_t error, unsigned int nr_bytes)
 
 /*
@@ -170,7 +180,7 @@ static __always_inline bool mapping_wanted(struct address_space *mapping)
 	if (!targ_dev)
 		return true;
 	bdev = BPF_CORE_READ(mapping, host, i_sb, s_bdev);
-	return bdev && disk_dev(BPF_CORE_READ(bdev, bd_disk)) == targ_dev;
+	return bdev && disk_dev(BPF_CORE_READ(bdev, bd_disk), false) == targ_dev;
 }
 
 /* 6.1 named a large folio's page count _folio_nr_pages; 6.18 _nr_pages. */

@@ -32,10 +32,19 @@ static __always_inline void stat_inc(enum trace_stat s)
 		(*v)++;
 }
 
+/*
+ * fentry and tp_btf programs get BTF-typed pointers: a field is one load
+ * the verifier checks. kprobe and raw_tp programs get plain numbers and
+ * must call bpf_probe_read_kernel() per field; for the -d filter that was
+ * ~120 ns per event (docs/overhead.md). The doors pass btf as a constant,
+ * so each program is compiled with one of the two ways only.
+ */
+#define DOOR_READ(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
 /* The kernel's MKDEV(): 12 bits of major above 20 bits of minor. */
-static __always_inline __u32 disk_dev(struct gendisk *disk)
+static __always_inline __u32 disk_dev(struct gendisk *disk, bool btf)
 {
-	return (BPF_CORE_READ(disk, major) << 20) | BPF_CORE_READ(disk, first_minor);
+	return (DOOR_READ(btf, disk, major) << 20) | DOOR_READ(btf, disk, first_minor);
 }
 
 /* Before 5.17 a request named its disk itself (rq->rq_disk). */
@@ -43,23 +52,30 @@ struct request___pre517 {
 	struct gendisk *rq_disk;
 } __attribute__((preserve_access_index));
 
-static __always_inline struct gendisk *rq_disk(struct request *rq)
+static __always_inline struct gendisk *rq_disk(struct request *rq, bool btf)
 {
 	struct request___pre517 *old = (void *)rq;
+	struct request_queue *q;
 
 	if (bpf_core_field_exists(old->rq_disk))
-		return BPF_CORE_READ(old, rq_disk);
-	return BPF_CORE_READ(rq, q, disk);
+		return DOOR_READ(btf, old, rq_disk);
+	q = DOOR_READ(btf, rq, q);
+	return DOOR_READ(btf, q, disk);
 }
 
-static __always_inline bool bio_wanted(struct bio *bio)
+static __always_inline bool bio_wanted(struct bio *bio, bool btf)
 {
-	return !targ_dev || disk_dev(BPF_CORE_READ(bio, bi_bdev, bd_disk)) == targ_dev;
+	struct block_device *bdev;
+
+	if (!targ_dev)
+		return true;
+	bdev = DOOR_READ(btf, bio, bi_bdev);
+	return disk_dev(DOOR_READ(btf, bdev, bd_disk), btf) == targ_dev;
 }
 
-static __always_inline bool rq_wanted(struct request *rq)
+static __always_inline bool rq_wanted(struct request *rq, bool btf)
 {
-	return !targ_dev || disk_dev(rq_disk(rq)) == targ_dev;
+	return !targ_dev || disk_dev(rq_disk(rq, btf), btf) == targ_dev;
 }
 
 #endif /* __TRACE_BPF_H */

@@ -46,19 +46,15 @@ static __always_inline int on_rq_done(u64 io_start, u64 alloc)
 }
 
 /*
- * tp_btf: rq is a BTF pointer, so its fields are plain loads, no helper;
- * the -d filter too. A completion short of the request's remaining bytes
+ * tp_btf: rq is a BTF pointer, so its fields are plain loads, no helper
+ * (the -d filter too: btf = true). A completion short of the request's remaining bytes
  * does not end it.
  */
 SEC("tp_btf")
 int BPF_PROG(tp_btf__rq_done, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	struct gendisk *disk = rq->q->disk;
-
-	if (targ_dev && ((disk->major << 20) | disk->first_minor) != targ_dev)
-		return 0;
-	if (nr_bytes < rq->__data_len)
+	if (!rq_wanted(rq, true) || nr_bytes < rq->__data_len)
 		return 0;
 	return on_rq_done(rq->io_start_time_ns, rq->start_time_ns);
 }
@@ -68,7 +64,7 @@ SEC("raw_tp")
 int BPF_PROG(raw_tp__rq_done, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	if (!rq_wanted(rq) || nr_bytes < BPF_CORE_READ(rq, __data_len))
+	if (!rq_wanted(rq, false) || nr_bytes < BPF_CORE_READ(rq, __data_len))
 		return 0;
 	return on_rq_done(BPF_CORE_READ(rq, io_start_time_ns),
 			  BPF_CORE_READ(rq, start_time_ns));
