@@ -82,26 +82,40 @@ __noinline int handler##_one(u64 bio)					\
 {									\
 	return handler##_count(NULL, (struct bio *)bio);		\
 }									\
+/*									\
+ * The first bio inline (most requests hold one; fentry/tp_btf read it	\
+ * with plain loads), the merged ones after it one global call each: an	\
+ * inlined handler in the 512-round loop makes the verifier walk every	\
+ * round, which takes seconds on a slow CPU. Their pointers are read	\
+ * with the helper, as numbers: a global function takes no BTF pointer.	\
+ */									\
 static __always_inline int handler##_walk(struct request *rq,		\
 					  unsigned int nr_bytes, bool btf) \
 {									\
 	struct bio *bio = DOOR_READ(btf, rq, bio);			\
+	__u64 next;							\
+	__u32 size;							\
 	int i;								\
 									\
-	for (i = 0; i < BIO_WALK_MAX && bio; i++) {			\
-		__u32 size = btf ? bio->bi_iter.bi_size :		\
-				   BPF_CORE_READ(bio, bi_iter.bi_size);	\
-									\
-		if (size > nr_bytes)	/* partly done: ends later */	\
+	if (!bio)							\
+		return 0;						\
+	size = DOOR_READ(btf, bio, bi_iter.bi_size);			\
+	if (size > nr_bytes)	/* partly done: ends later */		\
+		return 0;						\
+	nr_bytes -= size;						\
+	handler##_count(NULL, bio);					\
+	if (!DOOR_READ(btf, bio, bi_next))				\
+		return 0;						\
+	next = (__u64)BPF_CORE_READ(bio, bi_next);			\
+	for (i = 1; i < BIO_WALK_MAX && next; i++) {			\
+		size = BPF_CORE_READ((struct bio *)next, bi_iter.bi_size); \
+		if (size > nr_bytes)					\
 			return 0;					\
 		nr_bytes -= size;					\
-		if (btf)	/* a BTF pointer is no scalar argument */	\
-			handler##_count(NULL, bio);			\
-		else							\
-			handler##_one((u64)bio);			\
-		bio = DOOR_READ(btf, bio, bi_next);			\
+		handler##_one(next);					\
+		next = (__u64)BPF_CORE_READ((struct bio *)next, bi_next); \
 	}								\
-	if (bio)							\
+	if (next)							\
 		stat_inc(STAT_WALK_CUT);				\
 	return 0;							\
 }									\
