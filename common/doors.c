@@ -356,10 +356,51 @@ int doors_attach(struct doors *d)
 	return 0;
 }
 
+/*
+ * The start of struct bpf_link_info for a kprobe perf link as of 6.7,
+ * which added "missed": hits the kprobe itself dropped (it fired while
+ * another kprobe ran on that CPU). Defined here because the UAPI headers
+ * of older distributions lack it; older kernels leave it zero.
+ */
+struct kprobe_link_info {
+	__u32 type;		/* BPF_LINK_TYPE_PERF_EVENT */
+	__u32 id;
+	__u32 prog_id;
+	__u32 :32;
+	__u32 perf_type;	/* BPF_PERF_EVENT_KPROBE or _KRETPROBE */
+	__u32 :32;
+	__u64 func_name;	/* NULL: the name is not wanted */
+	__u32 name_len;
+	__u32 offset;
+	__u64 addr;
+	__u64 missed;
+};
+
+#define LINK_TYPE_PERF_EVENT	7
+#define PERF_EVENT_KPROBE	3
+#define PERF_EVENT_KRETPROBE	4
+
+static __u64 kprobe_missed(struct bpf_link *link)
+{
+	struct kprobe_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len) ||
+	    info.type != LINK_TYPE_PERF_EVENT ||
+	    (info.perf_type != PERF_EVENT_KPROBE && info.perf_type != PERF_EVENT_KRETPROBE))
+		return 0;
+	return info.missed;
+}
+
 void doors_detach(struct doors *d)
 {
-	while (d->nlinks > 0)
-		bpf_link__destroy(d->links[--d->nlinks]);
+	while (d->nlinks > 0) {
+		struct bpf_link *link = d->links[--d->nlinks];
+
+		/* read before the link goes: the count lives in the kprobe */
+		d->kprobe_missed += kprobe_missed(link);
+		bpf_link__destroy(link);
+	}
 }
 
 static const char *const drop_names[STAT_MAX] = {
@@ -449,6 +490,11 @@ void doors_print_summary(struct doors *d, FILE *out, unsigned long long trace_lo
 	if (total[0]) {
 		fprintf(out, "Lost: %llu starts never seen to complete (left in the start map)\n",
 			(unsigned long long)total[0]);
+		lost = true;
+	}
+	if (d->kprobe_missed) {
+		fprintf(out, "Lost: %llu events missed by the kprobe (another kprobe was running)\n",
+			(unsigned long long)d->kprobe_missed);
 		lost = true;
 	}
 	total[0] = recursion_misses(d);

@@ -49,6 +49,7 @@ struct doors {
 	struct door_choice choice[DOORS_MAX_POINTS];
 	struct bpf_link *links[DOORS_MAX_LINKS];
 	int nlinks;
+	__u64 kprobe_missed;	/* counted by the kernel (6.7+), read at detach */
 };
 
 extern const struct probe_point point_submit_bio;
