@@ -28,6 +28,11 @@ pairs() {
 	END { print n + 0; exit bad }' "$1"
 }
 
+# lost_count PATTERN: the sum of the summary's Lost: counts matching it
+lost_count() {
+	sed -n "s/^Lost: \([0-9]*\) .*\($1\).*/\1/p" "$T_TMP/out" | awk '{ s += $1 } END { print s + 0 }'
+}
+
 # events FILE N: the Nth number of the Events line (rq_start, rq_done)
 events() {
 	sed -n 's/^Events: rq_start \([0-9]*\), rq_done \([0-9]*\)$/\'"$2"'/p' "$1"
@@ -66,7 +71,20 @@ for door in $TEST_DOORS raw_tp; do
 	end=$(events "$T_TMP/out" 2)
 	check "$t: -q prints no per-event lines" sh -c "! grep -q 'is called!' '$T_TMP/out'"
 	check "$t: buffered 4 MiB write: requests seen (${st:-none})" test "${st:-0}" -gt 0
-	is "$end" "$st" "$t: buffered write: every started request ends once"
-	check "$t: buffered write: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	if [ "$door" = kprobe ]; then
+		# A kprobe program does not run while another BPF program of the
+		# kprobe kind runs on that CPU (bpf_prog_active): an end (or start)
+		# whose interrupt lands in our other program is skipped. The
+		# kernel counts that only since 6.7; the summary counts what it
+		# leaves: a start never ended, an end without a start. With those,
+		# both ends of the books must meet.
+		left=$(lost_count "starts never seen to complete\|starts replaced")
+		nost=$(lost_count "completions without a recorded start")
+		is "$((${end:-0} + left))" "$((${st:-0} + nost))" \
+			"$t: buffered write: ends + starts left ($left) = starts + ends without start ($nost)"
+	else
+		is "$end" "$st" "$t: buffered write: every started request ends once"
+		check "$t: buffered write: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	fi
 done
 done_testing
