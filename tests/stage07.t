@@ -28,11 +28,6 @@ pairs() {
 	END { print n + 0; exit bad }' "$1"
 }
 
-# lost_count PATTERN: the sum of the summary's Lost: counts matching it
-lost_count() {
-	sed -n "s/^Lost: \([0-9]*\) .*\($1\).*/\1/p" "$T_TMP/out" | awk '{ s += $1 } END { print s + 0 }'
-}
-
 # events FILE N: the Nth number of the Events line (rq_start, rq_done)
 events() {
 	sed -n 's/^Events: rq_start \([0-9]*\), rq_done \([0-9]*\)$/\'"$2"'/p' "$1"
@@ -72,27 +67,7 @@ for door in $TEST_DOORS raw_tp; do
 	check "$t: -q prints no per-event lines" sh -c "! grep -q 'is called!' '$T_TMP/out'"
 	check "$t: buffered 4 MiB write: requests seen (${st:-none})" test "${st:-0}" -gt 0
 	if [ "$door" = kprobe ]; then
-		# A kprobe program does not run while another BPF program of the
-		# kprobe kind runs on that CPU (bpf_prog_active): an end (or start)
-		# whose interrupt lands in our other program is skipped. The
-		# kernel counts that only since 6.7; the summary counts what it
-		# leaves: a start never ended, an end without a start. With those,
-		# both ends of the books must meet.
-		left=$(lost_count "starts never seen to complete\|starts replaced")
-		nost=$(lost_count "completions without a recorded start")
-		kv=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
-		if [ "$kv" -ge 6007 ]; then
-			is "$((${end:-0} + left))" "$((${st:-0} + nost))" \
-				"$t: buffered write: ends + starts left ($left) = starts + ends without start ($nost)"
-		else
-			# Before 6.7 such skips leave no count at all (seen: 32 ends
-			# of 34 starts, nothing left in the map): only check that no
-			# end is invented, and show the gap.
-			check "$t: buffered write: no more ends (${end:-none}) than starts (${st:-none}) + ends without start ($nost), kernel before 6.7" \
-				test "${end:-0}" -gt 0 -a "${end:-0}" -le "$((${st:-0} + nost))"
-			[ "${end:-0}" -lt "${st:-0}" ] &&
-				diag "$t: $((st - end)) request ends not seen and not counted (kprobe skips before 6.7)"
-		fi
+		kprobe_books "$t: buffered write" "$st" "$end"
 	else
 		is "$end" "$st" "$t: buffered write: every started request ends once"
 		check "$t: buffered write: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
