@@ -5,36 +5,43 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "doors.bpf.h"
+#include "start.bpf.h"
 
 /*
- * Lesson#3: a hash map remembers when each bio was submitted, keyed by
- * the bio's address. Sized for the bios a fast machine has in flight at
- * once (an NVMe disk: queues x 1023 tags); a full map is counted.
+ * Lesson#3: a map remembers when each bio was submitted, keyed by the
+ * bio's address. It is a hash table in an array map (common/start.bpf.h
+ * says why not BPF_MAP_TYPE_HASH: cost): START_SLOTS slots, room for
+ * thousands of bios in flight; a full map is counted.
  */
-#define MAX_INFLIGHT 16384
+struct start_rec {
+	u64 key;	/* struct bio *, 0 = free slot */
+	u64 ts;		/* submit time, ns */
+};
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_INFLIGHT);
-	__type(key, u64);	/* struct bio * */
-	__type(value, u64);	/* submit time, ns */
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, START_SLOTS);
+	__type(key, u32);
+	__type(value, struct start_rec);
 } start SEC(".maps");
 
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_submit(void *ctx, struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
-	u64 key = (u64)bio;
-	long err;
+	u64 key = start_key(bio);
+	struct start_rec *sr;
+	bool stale;
 
-	/* BPF_NOEXIST: a start still there is one whose completion was missed */
-	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		stat_inc(STAT_STALE);
-		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
-	}
-	if (err)
+	sr = start_claim(&start, key, &stale);
+	if (!sr) {
 		stat_inc(STAT_MAP_FULL);
+		return 0;
+	}
+	/* still there: a start whose completion was missed */
+	if (stale)
+		stat_inc(STAT_STALE);
+	sr->ts = ts;
 	if (!quiet)
 		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, ts);
 	return 0;
@@ -43,22 +50,23 @@ BIO_SUBMIT_DOORS(on_submit)
 
 static __always_inline int on_done(void *ctx, struct bio *bio)
 {
-	u64 ts = bpf_ktime_get_ns();
-	u64 key = (u64)bio;
-	u64 *tsp;
+	u64 key = start_key(bio);
+	struct start_rec *sr;
+	u64 ts;
 
-	tsp = bpf_map_lookup_elem(&start, &key);
-	if (!tsp) {
+	sr = start_find(&start, key);
+	if (!sr) {
 		/* submitted before we attached, or split off after submit */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
 	if (!quiet) {
+		ts = bpf_ktime_get_ns();
 		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
-		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - *tsp);
+		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
 	}
-	/* Delete on completion, or the map fills and later bios are lost. */
-	bpf_map_delete_elem(&start, &key);
+	/* Free the slot on completion, or the map fills and later bios are lost. */
+	start_release(sr, key);
 	return 0;
 }
 BIO_DONE_DOORS(on_done)

@@ -5,6 +5,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "doors.bpf.h"
+#include "start.bpf.h"
 
 /*
  * Lesson#7: the same map, another section of the stack. A request is
@@ -12,13 +13,16 @@
  * takes it. Keyed by the request's address; blk-mq preallocates one
  * request per tag, so the addresses repeat all the time.
  */
-#define MAX_INFLIGHT 16384
+struct start_rec {
+	u64 key;	/* struct request *, 0 = free slot */
+	u64 ts;		/* start time, ns */
+};
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MAX_INFLIGHT);
-	__type(key, u64);	/* struct request * */
-	__type(value, u64);	/* start time, ns */
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, START_SLOTS);
+	__type(key, u32);
+	__type(value, struct start_rec);
 } start SEC(".maps");
 
 /* Where the request ends on this kernel, set by the loader for the lines. */
@@ -28,17 +32,19 @@ const volatile char done_name[32] = "request end";
 static __always_inline int on_start(void *ctx, struct request *rq)
 {
 	u64 ts = bpf_ktime_get_ns();
-	u64 key = (u64)rq;
-	long err;
+	u64 key = start_key(rq);
+	struct start_rec *sr;
+	bool stale;
 
-	/* BPF_NOEXIST: a request still there was requeued, or its end was missed */
-	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
-	if (err == -EEXIST) {
-		stat_inc(STAT_STALE);
-		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
-	}
-	if (err)
+	sr = start_claim(&start, key, &stale);
+	if (!sr) {
 		stat_inc(STAT_MAP_FULL);
+		return 0;
+	}
+	/* still there: the request was requeued, or its end was missed */
+	if (stale)
+		stat_inc(STAT_STALE);
+	sr->ts = ts;
 	if (!quiet)
 		bpf_printk("blk_mq_start_request(rq=0x%llx) is called!", key);
 	return 0;
@@ -47,23 +53,24 @@ RQ_START_DOORS(on_start)
 
 static __always_inline int on_done(void *ctx, struct request *rq)
 {
-	u64 ts = bpf_ktime_get_ns();
-	u64 key = (u64)rq;
-	u64 *tsp;
+	u64 key = start_key(rq);
+	struct start_rec *sr;
+	u64 ts;
 
-	tsp = bpf_map_lookup_elem(&start, &key);
-	if (!tsp) {
+	sr = start_find(&start, key);
+	if (!sr) {
 		/* started before we attached */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
 	if (!quiet) {
+		ts = bpf_ktime_get_ns();
 		bpf_printk("%s(rq=0x%llx) is called!", done_name, key);
 		bpf_printk("blk_mq_start_request() -> %s() time duration: %llu ns",
-			   done_name, ts - *tsp);
+			   done_name, ts - sr->ts);
 	}
-	/* Delete on completion, or the map fills and later requests are lost. */
-	bpf_map_delete_elem(&start, &key);
+	/* Free the slot on completion, or the map fills and later requests are lost. */
+	start_release(sr, key);
 	return 0;
 }
 RQ_DONE_DOORS(on_done)

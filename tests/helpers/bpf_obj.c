@@ -8,7 +8,9 @@
  *   bpf_obj list                 every prog/map/link in the kernel, same lines
  *   bpf_obj alive KIND ID        exit 0 if that object still exists
  *   bpf_obj map-id PID NAME      ID of the map called NAME that PID holds
- *   bpf_obj count ID             number of entries of a hash map
+ *   bpf_obj count ID             number of entries of a hash map, or of
+ *                                taken slots of a start map (an array whose
+ *                                slots begin with a u64 key, 0 = free)
  *   bpf_obj fill ID N            add up to N made-up keys; prints how many fit
  *
  * fill lets a test make a stage's map full without changing the stage,
@@ -182,6 +184,34 @@ static int ids(const char *pid, const char *want_name, int quiet)
 	return want_name && !found;
 }
 
+/* A start map (common/start.bpf.h): an array of slots, key first. */
+static int is_slot_array(const struct bpf_map_info *info)
+{
+	return info->type == BPF_MAP_TYPE_ARRAY && info->key_size == 4 &&
+	       info->value_size >= 8;
+}
+
+static int count_slots(int fd, const struct bpf_map_info *info)
+{
+	char *val = calloc(1, info->value_size);
+	union bpf_attr attr = {};
+	unsigned long n = 0;
+	__u64 key0;
+
+	attr.map_fd = fd;
+	attr.value = (unsigned long)val;
+	for (__u32 i = 0; val && i < info->max_entries; i++) {
+		attr.key = (unsigned long)&i;
+		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+			return 1;
+		memcpy(&key0, val, sizeof(key0));
+		n += key0 != 0;
+	}
+	free(val);
+	printf("%lu\n", n);
+	return !val;
+}
+
 static int count(int fd, unsigned int key_size)
 {
 	char *key = calloc(2, key_size), *next = key + key_size;
@@ -212,6 +242,26 @@ static int fill(int fd, struct bpf_map_info *info, unsigned long want)
 	if (info->type == BPF_MAP_TYPE_PERCPU_HASH || info->type == BPF_MAP_TYPE_LRU_PERCPU_HASH)
 		vsize = ((vsize + 7) & ~7UL) * (ncpu > 0 ? ncpu : 1);
 	val = calloc(1, vsize);
+	if (is_slot_array(info)) {
+		/* take free slots with made-up keys (small numbers: see below) */
+		attr.map_fd = fd;
+		attr.value = (unsigned long)val;
+		for (__u32 i = 0; n < want && i < info->max_entries; i++) {
+			__u64 k = i + 1;
+
+			attr.key = (unsigned long)&i;
+			if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+				break;
+			if (!memcmp(val, &(__u64){ 0 }, sizeof(k))) {
+				memcpy(val, &k, sizeof(k));
+				if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+					break;
+				n++;
+			}
+		}
+		printf("%lu\n", n);
+		return 0;
+	}
 	attr.map_fd = fd;
 	attr.key = (unsigned long)key;
 	attr.value = (unsigned long)val;
@@ -254,7 +304,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bpf_obj: map %s: %s\n", argv[2], strerror(errno));
 			return 1;
 		}
-		return argc == 3 ? count(fd, info.key_size) : fill(fd, &info, number(argv[3]));
+		if (argc == 3)
+			return is_slot_array(&info) ? count_slots(fd, &info) : count(fd, info.key_size);
+		return fill(fd, &info, number(argv[3]));
 	}
 	usage();
 	return 2;

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The start map of stages 03-07: what was known when an I/O started
+ * (its time, sector ...), found again by the I/O's address when it ends.
+ *
+ * It is a hash table in a BPF array map, not a BPF_MAP_TYPE_HASH. On the
+ * workbook's host an insert into a BPF hash map costs ~170 ns (a free
+ * element off a per-CPU list, a bucket lock with interrupts off) and the
+ * delete ~75 ns more: three quarters of stage 03's cost, 5 points of IOPS
+ * on a fast disk (docs/overhead.md). An array lookup is a few inlined
+ * instructions and takes no lock; the price is that the program does the
+ * hashing itself:
+ *
+ *   - an address hashes to a slot; if that one is taken, the next of
+ *     START_PROBES slots (linear probing). None free: the map is full.
+ *   - a slot is claimed with an atomic compare-and-swap of its key (two
+ *     CPUs may start I/O at once) and freed by swapping it back to 0.
+ *
+ * A stage's value type starts with "__u64 key" (0 = free slot); the stage
+ * declares the map itself:
+ *
+ *	struct {
+ *		__uint(type, BPF_MAP_TYPE_ARRAY);
+ *		__uint(max_entries, START_SLOTS);
+ *		__type(key, u32);
+ *		__type(value, struct start_rec);
+ *	} start SEC(".maps");
+ */
+#ifndef __START_BPF_H
+#define __START_BPF_H
+
+/* 8 slots per I/O in flight at 4096 in flight: a full row of probes is rare. */
+#define START_BITS	15
+#define START_SLOTS	(1U << START_BITS)
+#define START_PROBES	8
+
+/*
+ * A kernel address as a plain number. fentry and tp_btf programs get
+ * BTF-typed pointers, on which the verifier allows no arithmetic (the
+ * hash multiplies); a round trip through memory makes it a number.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} start_scratch SEC(".maps");
+
+static __always_inline __u64 start_key(const void *p)
+{
+	__u32 zero = 0;
+	volatile __u64 *v = bpf_map_lookup_elem(&start_scratch, &zero);
+
+	if (!v)
+		return 0;
+	*v = (__u64)p;
+	return *v;
+}
+
+/* Fibonacci hashing: the top bits of key * 2^64/phi spread aligned addresses. */
+static __always_inline __u32 start_slot(__u64 key, int probe)
+{
+	return ((__u32)((key * 0x9E3779B97F4A7C15ULL) >> (64 - START_BITS)) + probe) &
+	       (START_SLOTS - 1);
+}
+
+/*
+ * The slot of key to fill in: the one it still holds (*stale = true: a
+ * start whose end was never seen, now replaced), else a free one claimed
+ * for it. NULL when all its slots are taken (map full).
+ */
+static __always_inline void *start_claim(void *map, __u64 key, bool *stale)
+{
+	__u64 *slot;
+	__u32 idx;
+	int i;
+
+	*stale = false;
+	if (!key)
+		return NULL;
+	for (i = 0; i < START_PROBES; i++) {
+		idx = start_slot(key, i);
+		slot = bpf_map_lookup_elem(map, &idx);
+		if (slot && *slot == key) {
+			*stale = true;
+			return slot;
+		}
+	}
+	for (i = 0; i < START_PROBES; i++) {
+		idx = start_slot(key, i);
+		slot = bpf_map_lookup_elem(map, &idx);
+		if (slot && !*slot && !__sync_val_compare_and_swap(slot, 0, key))
+			return slot;
+	}
+	return NULL;
+}
+
+/* The slot holding key, or NULL: no start was recorded. */
+static __always_inline void *start_find(void *map, __u64 key)
+{
+	__u64 *slot;
+	__u32 idx;
+	int i;
+
+	if (!key)
+		return NULL;
+	for (i = 0; i < START_PROBES; i++) {
+		idx = start_slot(key, i);
+		slot = bpf_map_lookup_elem(map, &idx);
+		if (slot && *slot == key)
+			return slot;
+	}
+	return NULL;
+}
+
+/*
+ * Free key's slot once its fields are read: an atomic swap, so the reads
+ * come first on every CPU architecture, and only if it is still key's.
+ */
+static __always_inline void start_release(void *slot, __u64 key)
+{
+	__sync_val_compare_and_swap((__u64 *)slot, key, 0);
+}
+
+#endif /* __START_BPF_H */
