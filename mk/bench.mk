@@ -7,7 +7,7 @@
 bench-floor: common
 	@$(MAKE) --no-print-directory -C bench/floor
 
-bench: all bench-floor
+bench: all bench-floor solutions
 	@scripts/bench $(BENCH_ARGS)
 
 clean-bench:
