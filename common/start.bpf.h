@@ -6,10 +6,10 @@
  * It is a hash table in a BPF array map, not a BPF_MAP_TYPE_HASH. On the
  * workbook's host an insert into a BPF hash map costs ~170 ns (a free
  * element off a per-CPU list, a bucket lock with interrupts off) and the
- * delete ~75 ns more: three quarters of stage 03's cost, 5 points of IOPS
- * on a fast disk (docs/overhead.md). An array lookup is a few inlined
- * instructions and takes no lock; the price is that the program does the
- * hashing itself:
+ * delete ~75 ns more: with the lookup, ~300 of stage 03's 550 ns per I/O and
+ * 5 points of IOPS on a fast disk (docs/overhead.md). An array lookup is a
+ * few inlined instructions and takes no lock; the price is that the
+ * program does the hashing itself:
  *
  *   - an address hashes to a slot; if that one is taken, the next of
  *     START_PROBES slots (linear probing). None free: the map is full.
