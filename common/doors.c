@@ -293,6 +293,7 @@ static int add_link(struct doors *d, struct bpf_link *link, const char *what)
 		fprintf(stderr, "cannot attach %s: %s\n", what, strerror(errno));
 		return -1;
 	}
+	d->link_point[d->nlinks] = d->attaching;
 	d->links[d->nlinks++] = link;
 	return 0;
 }
@@ -306,6 +307,7 @@ int doors_attach(struct doors *d)
 		char line[256];
 		int len;
 
+		d->attaching = i;
 		len = snprintf(line, sizeof(line), "%s: %s door, ", p->name, door_name(c->door));
 		switch (c->door) {
 		case DOOR_FENTRY:
@@ -392,15 +394,25 @@ static __u64 kprobe_missed(struct bpf_link *link)
 	return info.missed;
 }
 
+/*
+ * Points in the order they were given, start before end: no start is
+ * recorded once the end's door is shut (it would be counted as left in
+ * the start map). Within a point, last attached first (a kretprobe before
+ * its entry half).
+ */
 void doors_detach(struct doors *d)
 {
-	while (d->nlinks > 0) {
-		struct bpf_link *link = d->links[--d->nlinks];
-
-		/* read before the link goes: the count lives in the kprobe */
-		d->kprobe_missed += kprobe_missed(link);
-		bpf_link__destroy(link);
+	for (int i = 0; i < d->n; i++) {
+		for (int l = d->nlinks - 1; l >= 0; l--) {
+			if (d->link_point[l] != i || !d->links[l])
+				continue;
+			/* read before the link goes: the count lives in the kprobe */
+			d->kprobe_missed += kprobe_missed(d->links[l]);
+			bpf_link__destroy(d->links[l]);
+			d->links[l] = NULL;
+		}
 	}
+	d->nlinks = 0;
 }
 
 static const char *const drop_names[STAT_MAX] = {

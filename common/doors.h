@@ -49,6 +49,8 @@ struct doors {
 	struct door_choice choice[DOORS_MAX_POINTS];
 	struct bpf_link *links[DOORS_MAX_LINKS];
 	int nlinks;
+	int link_point[DOORS_MAX_LINKS];	/* which point each link serves */
+	int attaching;				/* the point being attached */
 	__u64 kprobe_missed;	/* counted by the kernel (6.7+), read at detach */
 };
 

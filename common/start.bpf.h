@@ -36,25 +36,19 @@
 
 /*
  * A kernel address as a plain number. fentry and tp_btf programs get
- * BTF-typed pointers, on which the verifier allows no arithmetic (the
- * hash multiplies); a round trip through memory makes it a number.
+ * BTF-typed pointers, on which the verifier allows adding and subtracting
+ * but no multiplying (the hash does). Copied through the program's own
+ * stack with a helper, it comes back as a number. (A per-CPU word would
+ * save the call, ~15 ns, but another of our programs can run on this CPU
+ * between its store and its load: an interrupt, or for fentry a task
+ * that preempts us; the stack is ours alone.)
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} start_scratch SEC(".maps");
-
 static __always_inline __u64 start_key(const void *p)
 {
-	__u32 zero = 0;
-	volatile __u64 *v = bpf_map_lookup_elem(&start_scratch, &zero);
+	__u64 tmp = (__u64)p, key = 0;
 
-	if (!v)
-		return 0;
-	*v = (__u64)p;
-	return *v;
+	bpf_probe_read_kernel(&key, sizeof(key), &tmp);
+	return key;
 }
 
 /* Fibonacci hashing: the top bits of key * 2^64/phi spread aligned addresses. */
@@ -114,8 +108,9 @@ static __always_inline void *start_find(void *map, __u64 key)
 }
 
 /*
- * Free key's slot once its fields are read: an atomic swap, so the reads
- * come first on every CPU architecture, and only if it is still key's.
+ * Free key's slot once its fields are read: an atomic compare-and-swap,
+ * so the reads come first on every CPU architecture (a plain store could
+ * pass them on arm64, and another CPU could claim the slot too early).
  */
 static __always_inline void start_release(void *slot, __u64 key)
 {
