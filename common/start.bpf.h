@@ -37,18 +37,39 @@
 /*
  * A kernel address as a plain number. fentry and tp_btf programs get
  * BTF-typed pointers, on which the verifier allows adding and subtracting
- * but no multiplying (the hash does). Copied through the program's own
- * stack with a helper, it comes back as a number. (A per-CPU word would
- * save the call, ~15 ns, but another of our programs can run on this CPU
- * between its store and its load: an interrupt, or for fentry a task
- * that preempts us; the stack is ours alone.)
+ * but no multiplying (the hash does); a round trip through memory makes
+ * it a number. The per-CPU word is shared: an interrupt (or, for fentry,
+ * a task that preempts us) can run another of our programs between the
+ * store and the load. So the number is checked against the pointer, and
+ * the store tried again if another program's pointer came back. The
+ * check is in asm: in C, clang would know the two are equal and return
+ * the pointer itself. 0 (never in practice) counts as a full map.
  */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} start_scratch SEC(".maps");
+
 static __always_inline __u64 start_key(const void *p)
 {
-	__u64 tmp = (__u64)p, key = 0;
+	__u32 zero = 0;
+	volatile __u64 *v = bpf_map_lookup_elem(&start_scratch, &zero);
+	__u64 key;
+	int i;
 
-	bpf_probe_read_kernel(&key, sizeof(key), &tmp);
-	return key;
+	if (!v)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		*v = (__u64)p;
+		key = *v;
+		asm volatile("if %[k] == %[p] goto +1; %[k] = 0"
+			     : [k] "+r"(key) : [p] "r"(p));
+		if (key)
+			return key;
+	}
+	return 0;
 }
 
 /* Fibonacci hashing: the top bits of key * 2^64/phi spread aligned addresses. */
