@@ -198,13 +198,13 @@ build_times() {
 write_report() {
 	rep=$OUT/report.md
 	{
-		echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench -r $ROUNDS -t $SECS\`"
+		echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench -r $ROUNDS -s $STATS -t $SECS\`"
 		echo "on $(uname -n): $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)," \
 			"$(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo);" \
 			"kernel $(uname -r); device $DEVNAME ($DEVKIND); fio 4k randread," \
 			"libaio, direct, iodepth 32, 2 jobs."
 		echo
-		awk -f "$ROOT/scripts/bench.d/table.awk" "$OUT/configs" "$OUT/runs.tsv" \
+		awk -v timed="$STATS" -f "$ROOT/scripts/bench.d/table.awk" "$OUT/configs" "$OUT/runs.tsv" \
 			"$OUT/progs.tsv" "$OUT/doors.tsv"
 		if [ -s "$OUT/startup.tsv" ]; then
 			echo

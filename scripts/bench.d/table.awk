@@ -6,8 +6,11 @@
 #   doors.tsv  config door
 # A traced run is compared with the mean of the baseline runs right
 # before and after it; the median over rounds is shown, with the range.
-# Round 1 runs with bpf_stats on and gives the BPF time; IOPS come from
-# the other rounds (bpf_stats off), or from round 1 if it is the only one.
+# Rounds 1..timed (-v timed=N, default 1) run with bpf_stats on and give
+# the BPF time: ns per I/O per round, shown as the median (and range) over
+# those rounds, and the ratio to biolatency's ns in the same round, also
+# as a median. IOPS come from the other rounds (bpf_stats off), or from
+# the timed ones if every round was timed.
 
 function median(list,    a, n, i, j, t) {
 	n = split(list, a, " ")
@@ -20,15 +23,17 @@ function median(list,    a, n, i, j, t) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 
-function range(list,    a, n, i, lo, hi) {
+function range(list, fmt,    a, n, i, lo, hi) {
 	n = split(list, a, " ")
 	lo = hi = a[1]
 	for (i = 2; i <= n; i++) {
 		if (a[i] + 0 < lo + 0) lo = a[i]
 		if (a[i] + 0 > hi + 0) hi = a[i]
 	}
-	return sprintf("%+.1f … %+.1f", lo, hi)
+	return sprintf(fmt " … " fmt, lo, hi)
 }
+
+BEGIN { if (timed < 1) timed = 1 }
 
 # by name: an empty file has no first line to count
 FILENAME ~ /configs$/ { split($0, f, "|"); order[++nconf] = f[1]; next }
@@ -36,14 +41,14 @@ FILENAME ~ /runs.tsv$/ {
 	split($0, f, "\t")
 	conf[f[1]] = f[3]; iops[f[1]] = f[4]; ios[f[1]] = f[5]; rnd[f[1]] = f[2]
 	if (f[1] > nseq) nseq = f[1]
-	if (f[2] > 1) nrounds = f[2]
+	if (f[2] > maxround) maxround = f[2]
 	next
 }
 FILENAME ~ /progs.tsv$/ {
 	split($0, f, "\t")
 	k = f[2] SUBSEP f[3]
 	if (!(k in rt)) progs[f[2]] = progs[f[2]] " " f[3]
-	rt[k] += f[5]; cnt[k] += f[6]; total_rt[f[2]] += f[5]
+	rt[k] += f[5]; cnt[k] += f[6]; round_rt[f[2], f[1]] += f[5]
 	next
 }
 FILENAME ~ /doors.tsv$/ { split($0, f, "\t"); door[f[1]] = f[2]; next }
@@ -53,11 +58,13 @@ END {
 		c = conf[s]
 		if (iops[s] == 0)
 			continue
-		# round 1 has bpf_stats on: its IOPS count only if it is the only one
-		timing = rnd[s] == 1
-		if (timing)
+		# timed rounds have bpf_stats on: their IOPS count only if all are
+		timing = rnd[s] <= timed
+		if (timing) {
 			sum_ios[c] += ios[s]
-		if (timing && nrounds)
+			round_ios[c, rnd[s]] += ios[s]
+		}
+		if (timing && maxround > timed)
 			continue
 		if (c == "baseline") {
 			vals["baseline"] = vals["baseline"] " " iops[s]
@@ -71,9 +78,19 @@ END {
 		vals[c] = vals[c] " " iops[s]
 		drops[c] = drops[c] " " sprintf("%.2f", (iops[s] / (b / n) - 1) * 100)
 	}
-	for (i = 1; i <= nconf; i++)
-		if (order[i] == "biolatency" && sum_ios["biolatency"])
-			bio_ns = total_rt["biolatency"] / sum_ios["biolatency"]
+	# ns per I/O per timed round; the ratio to biolatency's, same round
+	for (r = 1; r <= timed; r++) {
+		b = round_ios["biolatency", r] ? round_rt["biolatency", r] / round_ios["biolatency", r] : 0
+		for (i = 1; i <= nconf; i++) {
+			c = order[i]
+			if (!round_ios[c, r])
+				continue
+			ns = round_rt[c, r] / round_ios[c, r]
+			nsl[c] = nsl[c] " " sprintf("%.1f", ns)
+			if (b)
+				ratios[c] = ratios[c] " " sprintf("%.4f", ns / b)
+		}
+	}
 
 	print "| configuration | door | IOPS | IOPS vs baselines, % (range) | BPF ns per I/O | × biolatency | per program: ns per run (runs per I/O) |"
 	print "| --- | --- | ---: | --- | ---: | ---: | --- |"
@@ -93,9 +110,11 @@ END {
 			per = per sprintf("%s`%s` %.0f (%.2f)", per == "" ? "" : "<br>", p[j],
 					  rt[k] / cnt[k], cnt[k] / sum_ios[c])
 		}
-		nsio = sum_ios[c] ? total_rt[c] / sum_ios[c] : 0
-		printf "| %s | %s | %.0f | %+.1f (%s) | %.0f | %s | %s |\n", c, door[c],
-		       median(vals[c]), median(drops[c]), range(drops[c]), nsio,
-		       bio_ns ? sprintf("%.2f", nsio / bio_ns) : "—", per
+		nsio = nsl[c] == "" ? "—" : sprintf("%.0f", median(nsl[c]))
+		if (split(nsl[c], t, " ") > 1)
+			nsio = nsio " (" range(nsl[c], "%.0f") ")"
+		printf "| %s | %s | %.0f | %+.1f (%s) | %s | %s | %s |\n", c, door[c],
+		       median(vals[c]), median(drops[c]), range(drops[c], "%+.1f"), nsio,
+		       ratios[c] == "" ? "—" : sprintf("%.2f", median(ratios[c])), per
 	}
 }
