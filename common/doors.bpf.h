@@ -62,6 +62,49 @@ DOOR_TP(submit_bio, bio_wanted(bio, btf), handler##_count(ctx, bio),	\
 	struct bio *bio)
 
 /*
+ * Two kernel callbacks tell the odd cases of a completion apart (below).
+ * libbpf writes their addresses here from /proc/kallsyms before load;
+ * __weak leaves 0 on a kernel without one, and then no case is special.
+ */
+extern const void bio_chain_endio __ksym __weak;
+extern const void mq_flush_data_end_io __ksym __weak;
+
+/* bi_flags bit BIO_CLONED: 1 since 5.1; its enum has no name, so CO-RE
+ * cannot relocate it. */
+#define BIO_CLONED_BIT 1
+
+/*
+ * A part cut off a bio by bio_split() (a bio larger than the disk takes,
+ * max_sectors_kb): a clone chained to the rest (bi_end_io is
+ * bio_chain_endio), sent on without submit_bio() or block_bio_queue.
+ * It is not a bio of its own: its end counts toward the bio it was cut
+ * from, which ends with its own last part. Bios chained by a caller (a
+ * large discard) are submitted one by one and are no clones.
+ */
+static __always_inline bool bio_split_part(struct bio *bio, bool btf)
+{
+	if (!&bio_chain_endio ||
+	    DOOR_READ(btf, bio, bi_end_io) != (void *)&bio_chain_endio)
+		return false;
+	return DOOR_READ(btf, bio, bi_flags) & (1U << BIO_CLONED_BIT);
+}
+
+/*
+ * A write with PREFLUSH or FUA on a disk with a volatile write cache and
+ * no FUA (a loop device; many SATA and virtio disks) goes through the
+ * flush state machine (block/blk-flush.c): the request is ended once for
+ * its data step, with rq->end_io = mq_flush_data_end_io and its bios
+ * advanced but not ended, then again when the flushes after it are done,
+ * with rq->bio put back. Only that last end is the request's (and its
+ * bio's) end. The flush request itself (REQ_OP_FLUSH) ends once.
+ */
+static __always_inline bool rq_flush_data_step(struct request *rq, bool btf)
+{
+	return &mq_flush_data_end_io &&
+	       DOOR_READ(btf, rq, end_io) == (void *)&mq_flush_data_end_io;
+}
+
+/*
  * bio_endio(bio): kprobe/fentry on bio_endio(). There is no single
  * tracepoint: request-based drivers (loop, virtio, nvme) end their bios
  * from blk_update_request(), which fires block_rq_complete and clears the
@@ -69,18 +112,24 @@ DOOR_TP(submit_bio, bio_wanted(bio, btf), handler##_count(ctx, bio),	\
  * tracepoint door therefore walks rq->bio at block_rq_complete (only the
  * bios that nr_bytes finishes) and also takes block_bio_complete, which
  * fires for bio-based drivers (zram, dm, md). Completion handlers get no
- * ctx (NULL): they run from the walk, one bio at a time.
+ * ctx (NULL): they run from the walk, one bio at a time. Parts of a split
+ * bio are counted apart (STAT_SPLIT_PART), not as bios.
  */
 #define BIO_DONE_DOORS(handler)						\
-static __always_inline int handler##_count(void *ctx, struct bio *bio)	\
+static __always_inline int handler##_count(void *ctx, struct bio *bio,	\
+					   bool btf)			\
 {									\
+	if (bio_split_part(bio, btf)) {					\
+		stat_inc(STAT_SPLIT_PART);				\
+		return 0;						\
+	}								\
 	stat_inc(STAT_DONE);						\
 	return handler(ctx, bio);					\
 }									\
 /* A global function is verified once, not once per loop iteration. */	\
 __noinline int handler##_one(u64 bio)					\
 {									\
-	return handler##_count(NULL, (struct bio *)bio);		\
+	return handler##_count(NULL, (struct bio *)bio, false);		\
 }									\
 /*									\
  * The first bio inline (most requests hold one; fentry/tp_btf read it	\
@@ -92,18 +141,21 @@ __noinline int handler##_one(u64 bio)					\
 static __always_inline int handler##_walk(struct request *rq,		\
 					  unsigned int nr_bytes, bool btf) \
 {									\
-	struct bio *bio = DOOR_READ(btf, rq, bio);			\
+	struct bio *bio;						\
 	__u64 next;							\
 	__u32 size;							\
 	int i;								\
 									\
+	if (rq_flush_data_step(rq, btf))	/* its bios end later */	\
+		return 0;						\
+	bio = DOOR_READ(btf, rq, bio);					\
 	if (!bio)							\
 		return 0;						\
 	size = DOOR_READ(btf, bio, bi_iter.bi_size);			\
 	if (size > nr_bytes)	/* partly done: ends later */		\
 		return 0;						\
 	nr_bytes -= size;						\
-	handler##_count(NULL, bio);					\
+	handler##_count(NULL, bio, btf);				\
 	if (!DOOR_READ(btf, bio, bi_next))				\
 		return 0;						\
 	next = (__u64)BPF_CORE_READ(bio, bi_next);			\
@@ -119,10 +171,19 @@ static __always_inline int handler##_walk(struct request *rq,		\
 		stat_inc(STAT_WALK_CUT);				\
 	return 0;							\
 }									\
-DOOR_FUNC1(bio_endio, struct bio *, bio_wanted, handler##_count)	\
+SEC("kprobe")								\
+int BPF_KPROBE(kprobe__bio_endio, struct bio *bio)			\
+{									\
+	return bio_wanted(bio, false) ? handler##_count(ctx, bio, false) : 0; \
+}									\
+SEC("fentry")								\
+int BPF_PROG(fentry__bio_endio, struct bio *bio)			\
+{									\
+	return bio_wanted(bio, true) ? handler##_count(ctx, bio, true) : 0; \
+}									\
 DOOR_TP(bio_endio_rq, rq_wanted(rq, btf), handler##_walk(rq, nr_bytes, btf), \
 	struct request *rq, blk_status_t error, unsigned int nr_bytes)	\
-DOOR_TP(bio_endio_bio, bio_wanted(bio, btf), handler##_count(ctx, bio), \
+DOOR_TP(bio_endio_bio, bio_wanted(bio, btf), handler##_count(ctx, bio, btf), \
 	struct request_queue *q, struct bio *bio)
 
 /*
@@ -155,14 +216,15 @@ static __always_inline bool rq_started(struct request *rq)
  * nr_bytes), or block_rq_complete, which fires at its top (and in
  * blk_mq_end_request_batch()). Both come for every piece of a partial
  * completion too: only the one whose nr_bytes covers what is left
- * (rq->__data_len, lowered after) ends the request.
+ * (rq->__data_len, lowered after) ends the request. A write in a flush
+ * sequence ends twice: its data step is not its end.
  */
 #define RQ_DONE_DOORS(handler)						\
 static __always_inline int handler##_end(void *ctx, struct request *rq,	\
 					 unsigned int nr_bytes, bool btf) \
 {									\
 	if (!rq_wanted(rq, btf) || nr_bytes < DOOR_READ(btf, rq, __data_len) || \
-	    !rq_started(rq))						\
+	    !rq_started(rq) || rq_flush_data_step(rq, btf))		\
 		return 0;						\
 	stat_inc(STAT_RQ_DONE);						\
 	return handler(ctx, rq);					\

@@ -507,6 +507,9 @@ void doors_print_summary(struct doors *d, FILE *out, unsigned long long trace_lo
 		sep = ",";
 	}
 	fprintf(out, "\n");
+	if (total[STAT_SPLIT_PART])
+		fprintf(out, "Split: %llu parts of split bios, each ended with its bio\n",
+			(unsigned long long)total[STAT_SPLIT_PART]);
 	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++) {
 		if (!total[k])
 			continue;

@@ -14,6 +14,7 @@ enum trace_stat {
 	STAT_RQ_DONE,		/* requests seen at completion */
 	STAT_LOOKUP,		/* page-cache lookups */
 	STAT_ADD,		/* pages added to the page cache */
+	STAT_SPLIT_PART,	/* parts of split bios, ended with their bio */
 	STAT_MAP_FULL,		/* start records that could not be stored */
 	STAT_NO_START,		/* completions without a recorded start */
 	STAT_STALE,		/* starts replaced before their end was seen */
