@@ -217,8 +217,19 @@ static __always_inline bool rq_started(struct request *rq)
  * blk_mq_end_request_batch()). Both come for every piece of a partial
  * completion too: only the one whose nr_bytes covers what is left
  * (rq->__data_len, lowered after) ends the request. A write in a flush
- * sequence ends twice: its data step is not its end.
+ * sequence ends twice: its data step is not its end. A driver that ends
+ * requests in batches (NVMe) does so in blk_mq_end_request_batch() (5.16+),
+ * without blk_update_request(): block_rq_complete fires for each there,
+ * and the function doors walk the batch's list (point rq_done_batch).
  */
+/* Before 6.13 a batch's requests were a bare list head, not struct rq_list. */
+struct io_comp_batch___pre613 {
+	struct request *req_list;
+} __attribute__((preserve_access_index));
+
+/* NVMe ends up to a whole completion queue in one batch. */
+#define RQ_BATCH_MAX 1024
+
 #define RQ_DONE_DOORS(handler)						\
 static __always_inline int handler##_end(void *ctx, struct request *rq,	\
 					 unsigned int nr_bytes, bool btf) \
@@ -242,7 +253,40 @@ int BPF_PROG(fentry__rq_done, struct request *rq, blk_status_t error,	\
 	return handler##_end(ctx, rq, nr_bytes, true);			\
 }									\
 DOOR_TP(rq_done, true, handler##_end(ctx, rq, nr_bytes, btf),		\
-	struct request *rq, blk_status_t error, unsigned int nr_bytes)
+	struct request *rq, blk_status_t error, unsigned int nr_bytes)	\
+/* One request of a batch: a global function, verified once. */	\
+__noinline int handler##_batch_one(u64 rq)				\
+{									\
+	return handler##_end(NULL, (struct request *)rq, ~0U, false);	\
+}									\
+static __always_inline int handler##_batch(struct io_comp_batch *iob)	\
+{									\
+	struct io_comp_batch___pre613 *old = (void *)iob;		\
+	__u64 rq;							\
+	int i;								\
+									\
+	if (bpf_core_field_exists(old->req_list))			\
+		rq = (__u64)BPF_CORE_READ(old, req_list);		\
+	else								\
+		rq = (__u64)BPF_CORE_READ(iob, req_list.head);		\
+	for (i = 0; i < RQ_BATCH_MAX && rq; i++) {			\
+		handler##_batch_one(rq);				\
+		rq = (__u64)BPF_CORE_READ((struct request *)rq, rq_next); \
+	}								\
+	if (rq)								\
+		stat_inc(STAT_WALK_CUT);				\
+	return 0;							\
+}									\
+SEC("kprobe")								\
+int BPF_KPROBE(kprobe__rq_done_batch, struct io_comp_batch *iob)	\
+{									\
+	return handler##_batch(iob);					\
+}									\
+SEC("fentry")								\
+int BPF_PROG(fentry__rq_done_batch, struct io_comp_batch *iob)		\
+{									\
+	return handler##_batch(iob);					\
+}
 
 /*
  * Page-cache points (stages 08-09). -d keeps files whose filesystem sits

@@ -3,7 +3,8 @@
  * Door choice and attachment. Order for -a auto, per probe point:
  * fentry (cheapest, the seed's function), kprobe (the seed's own door),
  * then the tracepoint door (tp_btf, else raw_tp). Every test is a runtime
- * probe of this kernel, never a version number.
+ * probe of this kernel, never a version number; if the stage's programs
+ * still fail to load where the test passed, doors_next() moves on.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -212,17 +213,58 @@ static int try_tracepoint(struct btf *btf, const struct probe_point *p, struct d
 	return 0;
 }
 
+/* The door point c went in by, tp_btf and raw_tp told apart. */
+static enum door door_used(const struct door_choice *c)
+{
+	return c->door == DOOR_TRACEPOINT && c->raw ? DOOR_RAW_TP : c->door;
+}
+
+/* Names for the doors a load tried: the tracepoint door's flavours apart. */
+static const char *load_name(enum door door)
+{
+	return door == DOOR_TRACEPOINT ? "tp_btf" : door_name(door);
+}
+
+/* May -a want let point c in by door? Auto skips the doors that failed. */
+static bool door_allowed(enum door want, const struct door_choice *c, enum door door)
+{
+	if (want != DOOR_AUTO)
+		return want == door || (want == DOOR_RAW_TP && door == DOOR_TRACEPOINT);
+	/* raw_tp is the tracepoint door's second flavour */
+	return door >= c->first || (door == DOOR_TRACEPOINT && c->first == DOOR_RAW_TP);
+}
+
+/*
+ * Test hook for tests/cli.t, not a feature: BWB_TEST_BREAK_LOAD lists
+ * doors ("tp_btf raw_tp") whose programs the kernel is to refuse at load,
+ * as a verifier would: an unknown program flag gets EINVAL. It lets the
+ * tests take -a auto's fallback on a kernel where every door loads.
+ */
+static void test_break_load(struct bpf_program *prog, const struct door_choice *c)
+{
+	const char *doors = getenv("BWB_TEST_BREAK_LOAD");
+
+	if (doors && strstr(doors, load_name(door_used(c))))
+		bpf_program__set_flags(prog, bpf_program__flags(prog) | 1U << 31);
+}
+
 int doors_select(struct doors *d, struct bpf_object *obj,
 		 const struct probe_point *const *points, int n, enum door want)
 {
+	struct door_choice kept[DOORS_MAX_POINTS];
+	unsigned int failed = d->failed;
 	struct bpf_program *prog;
 	struct btf *btf;
 	int err = 0;
 
+	/* A new object; what failed loads taught (doors_next()) stays. */
+	memcpy(kept, d->choice, sizeof(kept));
 	memset(d, 0, sizeof(*d));
 	d->obj = obj;
 	d->points = points;
 	d->n = n;
+	d->want = want;
+	d->failed = failed;
 	btf = btf__load_vmlinux_btf();
 	if (!btf) {
 		fprintf(stderr, "cannot read kernel BTF: %s\n", strerror(errno));
@@ -236,13 +278,17 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 		struct door_choice *c = &d->choice[i];
 		int found = -1;
 
-		if (want == DOOR_AUTO || want == DOOR_FENTRY)
+		/* the doors before c->first and why they failed, from before */
+		c->first = kept[i].first;
+		if (c->first)
+			memcpy(c->why, kept[i].why, sizeof(c->why));
+		if (door_allowed(want, c, DOOR_FENTRY))
 			found = try_fentry(btf, p, c);
-		if (found && (want == DOOR_AUTO || want == DOOR_KPROBE))
+		if (found && door_allowed(want, c, DOOR_KPROBE))
 			found = try_kprobe(btf, p, c);
-		if (found && (want == DOOR_AUTO || want >= DOOR_TRACEPOINT))
+		if (found && door_allowed(want, c, DOOR_TRACEPOINT))
 			found = try_tracepoint(btf, p, c);
-		if (!found && want == DOOR_RAW_TP)
+		if (!found && (want == DOOR_RAW_TP || c->first == DOOR_RAW_TP))
 			c->raw = true;
 		if (found) {
 			fprintf(stderr, "%s: no %s door on this kernel (%s)\n", p->name,
@@ -258,12 +304,23 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 				goto missing;
 			err = bpf_program__set_attach_target(prog, 0, c->func);
 			bpf_program__set_autoload(prog, true);
+			test_break_load(prog, c);
+			prog = p->also.tp ? need_prog(obj, "fentry", p->also.prog) : NULL;
+			if (prog && !fentry_probe(btf, p->also.tp)) {
+				err = err ?: bpf_program__set_attach_target(prog, 0, p->also.tp);
+				bpf_program__set_autoload(prog, true);
+			}
 			break;
 		case DOOR_KPROBE:
 			prog = need_prog(obj, "kprobe", p->name);
 			if (!prog)
 				goto missing;
 			bpf_program__set_autoload(prog, true);
+			test_break_load(prog, c);
+			prog = p->also.tp ? need_prog(obj, "kprobe", p->also.prog) : NULL;
+			if (prog && btf__find_by_name_kind(btf, p->also.tp, BTF_KIND_FUNC) >= 0 &&
+			    !kprobe_probe(p->also.tp))
+				bpf_program__set_autoload(prog, true);
 			/* A kretprobe that needs the arguments has an entry half. */
 			prog = find_prog(obj, "kentry", p->name);
 			if (prog)
@@ -277,6 +334,7 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 				if (!c->raw)
 					err = err ?: bpf_program__set_attach_target(prog, 0, p->tps[t].tp);
 				bpf_program__set_autoload(prog, true);
+				test_break_load(prog, c);
 			}
 		}
 	}
@@ -285,6 +343,42 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 missing:
 	btf__free(btf);
 	return -1;
+}
+
+/*
+ * The small test loads of doors_select() passed, but the stage's own
+ * programs did not load: a helper or a verifier check this kernel lacks
+ * (fexit's bpf_get_func_ret() before 5.17, say). libbpf cannot tell
+ * which point's program it was, so every point moves on one door.
+ */
+int doors_next(struct doors *d, int err)
+{
+	int moved = 0;
+
+	for (int i = 0; i < d->n; i++) {
+		struct door_choice *c = &d->choice[i];
+		enum door used = door_used(c);
+
+		d->failed |= 1U << used;
+		if (d->want != DOOR_AUTO || used == DOOR_RAW_TP)
+			continue;
+		add_why(c, "%s%s: failed to load (%s)", load_name(used), strerror(-err));
+		c->first = used + 1;
+		moved = 1;
+	}
+	return moved ? 0 : -1;
+}
+
+const char *doors_failed(const struct doors *d, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (enum door door = DOOR_FENTRY; door <= DOOR_RAW_TP; door++)
+		if (d->failed & 1U << door && len < size)
+			len += snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+					load_name(door));
+	return buf;
 }
 
 static int add_link(struct doors *d, struct bpf_link *link, const char *what)
@@ -315,8 +409,14 @@ int doors_attach(struct doors *d)
 			if (add_link(d, bpf_program__attach(prog), c->func))
 				return -1;
 			/* fentry, or fexit for a point that wants the return */
-			snprintf(line + len, sizeof(line) - len, "%s/%s",
-				 bpf_program__section_name(prog), c->func);
+			len += snprintf(line + len, sizeof(line) - len, "%s/%s",
+					bpf_program__section_name(prog), c->func);
+			prog = p->also.tp ? find_prog(d->obj, "fentry", p->also.prog) : NULL;
+			if (!prog || !bpf_program__autoload(prog))
+				break;
+			if (add_link(d, bpf_program__attach(prog), p->also.tp))
+				return -1;
+			snprintf(line + len, sizeof(line) - len, " + fentry/%s", p->also.tp);
 			break;
 		case DOOR_KPROBE:
 			/* The entry half first, so every return finds its arguments. */
@@ -332,8 +432,15 @@ int doors_attach(struct doors *d)
 				!strncmp(bpf_program__section_name(prog), "kretprobe", 9),
 				c->func), c->func))
 				return -1;
-			snprintf(line + len, sizeof(line) - len, "%s/%s",
-				 bpf_program__section_name(prog), c->func);
+			len += snprintf(line + len, sizeof(line) - len, "%s/%s",
+					bpf_program__section_name(prog), c->func);
+			prog = p->also.tp ? find_prog(d->obj, "kprobe", p->also.prog) : NULL;
+			if (!prog || !bpf_program__autoload(prog))
+				break;
+			if (add_link(d, bpf_program__attach_kprobe(prog, false, p->also.tp),
+				     p->also.tp))
+				return -1;
+			snprintf(line + len, sizeof(line) - len, " + kprobe/%s", p->also.tp);
 			break;
 		default:
 			for (int t = 0; t < POINT_MAX_TPS && p->tps[t].tp; t++) {

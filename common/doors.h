@@ -9,10 +9,11 @@
 #include <stdio.h>
 #include <bpf/libbpf.h>
 
+/* In the order -a auto tries them. */
 enum door {
 	DOOR_AUTO,
-	DOOR_KPROBE,
 	DOOR_FENTRY,
+	DOOR_KPROBE,
 	DOOR_TRACEPOINT,
 	DOOR_RAW_TP,	/* the tracepoint door, forced to its raw_tp flavour */
 };
@@ -32,6 +33,12 @@ struct probe_point {
 	const char *name;	/* programs kprobe__<name>, fentry__<name> */
 	const char *funcs[POINT_MAX_FUNCS];	/* kernel functions, first found wins */
 	struct tp_target tps[POINT_MAX_TPS];	/* tracepoint door: all of them */
+	/*
+	 * Function doors: one more function where the same event happens,
+	 * attached with programs <door>__<also.prog> where the kernel has it
+	 * (the tracepoint fires in both places, so its door needs nothing).
+	 */
+	struct tp_target also;	/* .prog, and the function in .tp */
 	int stat;		/* counter of events seen here, -1 for none */
 };
 
@@ -39,13 +46,16 @@ struct door_choice {
 	enum door door;
 	const char *func;	/* kprobe/fentry: the function used */
 	bool raw;		/* tracepoint door: raw_tp rather than tp_btf */
-	char why[160];		/* doors passed over, and why */
+	enum door first;	/* -a auto: the first door left (doors_next()) */
+	char why[224];		/* doors passed over, and why */
 };
 
 struct doors {
 	struct bpf_object *obj;
 	const struct probe_point *const *points;
 	int n;
+	enum door want;		/* as -a asked */
+	unsigned int failed;	/* doors whose load failed, 1 << door */
 	struct door_choice choice[DOORS_MAX_POINTS];
 	struct bpf_link *links[DOORS_MAX_LINKS];
 	int nlinks;
@@ -67,6 +77,14 @@ const char *door_name(enum door door);
 /* Before load: choose a door per point, set autoload and attach targets. */
 int doors_select(struct doors *d, struct bpf_object *obj,
 		 const struct probe_point *const *points, int n, enum door want);
+/*
+ * After a failed load, -a auto only: move every point on to its next door
+ * (the object must then be opened, selected and loaded again). 0, or -1
+ * when -a named the door or no point has one left.
+ */
+int doors_next(struct doors *d, int err);
+/* Those doors, as "tp_btf, raw_tp", in buf. */
+const char *doors_failed(const struct doors *d, char *buf, size_t size);
 /* After load: attach the chosen programs; prints one line per point. */
 int doors_attach(struct doors *d);
 /* Detach everything attached; safe to call twice. */

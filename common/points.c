@@ -42,13 +42,15 @@ const struct probe_point point_rq_start = {
  * the seed's blk_account_io_completion() was called and block_rq_complete
  * fires. Not __blk_mq_end_request() or blk_account_io_done(): Debian's
  * 6.1 declares them inline, so notrace, and kprobe (EINVAL) and fentry
- * (EBUSY) refuse them. The function doors miss blk_mq_end_request_batch()
- * (5.16+), which the tracepoint sees.
+ * (EBUSY) refuse them. A driver that ends requests in batches (NVMe)
+ * calls blk_mq_end_request_batch() (5.16+) instead: the function doors
+ * take it too, where it exists; block_rq_complete fires in both.
  */
 const struct probe_point point_rq_done = {
 	.name = "rq_done",
 	.funcs = { "blk_update_request" },
 	.tps = { { "rq_done", "block_rq_complete" } },
+	.also = { "rq_done_batch", "blk_mq_end_request_batch" },
 	.stat = STAT_RQ_DONE,
 };
 
@@ -56,6 +58,8 @@ const struct probe_point point_rq_done = {
  * mm/filemap.c: filemap_get_pages(), where read() and splice look pages
  * up in the page cache (since 5.11; 4.19's pagecache_get_page() is no
  * longer on that path). Its tracepoint, added in 6.11, fires at the end.
+ * The fexit program reads the return value with bpf_get_func_ret(), 5.17+:
+ * an older kernel refuses it at load, and -a auto tries the next door.
  */
 const struct probe_point point_filemap_get_pages = {
 	.name = "filemap_get_pages",

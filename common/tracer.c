@@ -49,6 +49,23 @@ int tracer_select(struct tracer *t, struct bpf_object *obj,
 	return doors_select(&t->doors, obj, points, n, env.door);
 }
 
+bool tracer_next_door(struct tracer *t, int err)
+{
+	char tried[64];
+
+	if (!err)
+		return false;
+	if (!doors_next(&t->doors, err))
+		return true;	/* the door lines will say why */
+	if (t->doors.want == DOOR_AUTO)
+		fprintf(stderr, "%s: cannot load BPF object in any door (tried %s): %s (try -v)\n",
+			t->name, doors_failed(&t->doors, tried, sizeof(tried)), strerror(-err));
+	else
+		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n",
+			t->name, strerror(-err));
+	return false;
+}
+
 int tracer_attach(struct tracer *t)
 {
 	if (!env.quiet && trace_open(&t->tr, t->name))

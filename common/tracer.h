@@ -29,6 +29,12 @@ int tracer_preflight(const char *name);
 /* Before the skeleton's __load(): choose doors as -a asks. */
 int tracer_select(struct tracer *t, struct bpf_object *obj,
 		  const struct probe_point *const *points, int n);
+/*
+ * After __load(), with its error: true when -a auto is to try the next
+ * door, the object opened, selected and loaded anew (libbpf loads an
+ * object once). False when it loaded, or failed for good: one line said so.
+ */
+bool tracer_next_door(struct tracer *t, int err);
 /* After __load(): open our trace instance and attach every door. */
 int tracer_attach(struct tracer *t);
 /* Until Ctrl-C, SIGTERM, --duration or a closed stdout; then detach. */

@@ -181,23 +181,29 @@ int main(int argc, char **argv)
 	if (tracer_preflight(t.name))
 		return 1;
 
-	/* Open the skeleton, set read-only data before load, load, attach. */
-	skel = tracex3_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
-		return 1;
-	}
-	skel->rodata->targ_dev = env.dev;
+	/*
+	 * Open the skeleton, set read-only data and choose the doors before
+	 * load. If the programs fail to load, -a auto tries the next door:
+	 * libbpf loads an object once, so that takes a new one.
+	 */
+	for (;;) {
+		skel = tracex3_bpf__open();
+		if (!skel) {
+			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+			return 1;
+		}
+		skel->rodata->targ_dev = env.dev;
 
-	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		if (err)
+			goto cleanup;
+		err = tracex3_bpf__load(skel);
+		if (!tracer_next_door(&t, err))
+			break;
+		tracex3_bpf__destroy(skel);
+	}
 	if (err)
 		goto cleanup;
-	err = tracex3_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n",
-			t.name, strerror(-err));
-		goto cleanup;
-	}
 	v.fd = bpf_map__fd(skel->maps.hist);
 	v.ncpu = libbpf_num_possible_cpus();
 	v.percpu = calloc(v.ncpu > 0 ? v.ncpu : 1, sizeof(*v.percpu));

@@ -22,16 +22,31 @@ struct {
 } start SEC(".maps");
 
 /*
- * Lesson#4: the slowest bio so far, one record per CPU. Each CPU only
- * writes its own copy, so no lock is needed (bpf_spin_lock is refused in
- * kprobe, tracepoint and raw_tp programs); user space merges the copies.
+ * Lesson#4: the slowest bio so far, records per CPU. Each CPU only writes
+ * its own, so no lock is needed (bpf_spin_lock is refused in kprobe,
+ * tracepoint and raw_tp programs); user space merges them all.
+ *
+ * One record per nesting level: in the tracepoint door the two completion
+ * programs (block_rq_complete, block_bio_complete) are different programs,
+ * and an interrupt can run one while the other is between its compare and
+ * its store: a shared record would lose a maximum or mix two bios. So a
+ * program takes its CPU's next level (max_depth) for the update and gives
+ * it back after. A program that interrupts another ends before the other
+ * goes on, so two never share a level.
  */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, MAX_LEVELS);
+	__type(key, u32);
+	__type(value, struct max_rec);
+} max_latency SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, u32);
-	__type(value, struct max_rec);
-} max_latency SEC(".maps");
+	__type(value, u32);
+} max_depth SEC(".maps");
 
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_submit(void *ctx, struct bio *bio)
@@ -56,12 +71,36 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 }
 BIO_SUBMIT_DOORS(on_submit)
 
+/* A new maximum replaces the whole record: bio and times stay a pair. */
+static __always_inline void keep_max(u64 key, struct start_rec *sr, u64 ts)
+{
+	u32 zero = 0, level, *depth;
+	struct max_rec *max;
+
+	depth = bpf_map_lookup_elem(&max_depth, &zero);
+	if (!depth)
+		return;
+	level = (*depth)++;
+	barrier();	/* the level is ours before we touch its record */
+	max = bpf_map_lookup_elem(&max_latency, &level);
+	if (max && ts - sr->ts > max->duration) {
+		struct max_rec rec = {
+			.bio = key,
+			.start = sr->ts,
+			.end = ts,
+			.duration = ts - sr->ts,
+		};
+
+		*max = rec;
+	}
+	barrier();	/* and given back once the record is written */
+	(*depth)--;
+}
+
 static __always_inline int on_done(void *ctx, struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = start_key(bio);
-	struct max_rec *max;
-	u32 zero = 0;
 	struct start_rec *sr;
 
 	sr = start_find(&start, key);
@@ -74,18 +113,7 @@ static __always_inline int on_done(void *ctx, struct bio *bio)
 		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
 		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
 	}
-	/* A new maximum replaces the whole record: bio and times stay a pair. */
-	max = bpf_map_lookup_elem(&max_latency, &zero);
-	if (max && ts - sr->ts > max->duration) {
-		struct max_rec rec = {
-			.bio = key,
-			.start = sr->ts,
-			.end = ts,
-			.duration = ts - sr->ts,
-		};
-
-		*max = rec;
-	}
+	keep_max(key, sr, ts);
 	/* Free the slot on completion, or the map fills and later bios are lost. */
 	start_release(sr, key);
 	return 0;

@@ -20,4 +20,10 @@ struct max_rec {
 	__u64 duration;		/* end - start */
 };
 
+/*
+ * max_rec records per CPU, one per level a completion can run at (task,
+ * softirq, hardirq, NMI): one interrupting another never shares its record.
+ */
+#define MAX_LEVELS 4
+
 #endif /* __BIO_TRACE_H */

@@ -26,4 +26,10 @@ struct max_rec {
 	__u32 pad;
 };
 
+/*
+ * max_rec records per CPU, one per level a completion can run at (task,
+ * softirq, hardirq, NMI): one interrupting another never shares its record.
+ */
+#define MAX_LEVELS 4
+
 #endif /* __BIO_TRACE_H */

@@ -30,13 +30,12 @@ static const struct argp argp = {
 	       "  bio_trace --duration 5 -q  # the slowest bio of 5 seconds",
 };
 
-/* Lesson#4: each CPU kept its own maximum; the largest of them wins. */
+/* Lesson#4: each CPU kept its own maxima, one per level; the largest wins. */
 static int merge_max(struct bpf_map *map, struct max_rec *best)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	struct max_rec *recs;
-	__u32 zero = 0;
-	int err;
+	int err = 0;
 
 	memset(best, 0, sizeof(*best));
 	if (ncpu < 0)
@@ -44,11 +43,13 @@ static int merge_max(struct bpf_map *map, struct max_rec *best)
 	recs = calloc(ncpu, sizeof(*recs));
 	if (!recs)
 		return -ENOMEM;
-	err = bpf_map__lookup_elem(map, &zero, sizeof(zero), recs,
-				   ncpu * sizeof(*recs), 0);
-	for (int i = 0; !err && i < ncpu; i++)
-		if (recs[i].bio && recs[i].duration > best->duration)
-			*best = recs[i];
+	for (__u32 level = 0; !err && level < MAX_LEVELS; level++) {
+		err = bpf_map__lookup_elem(map, &level, sizeof(level), recs,
+					   ncpu * sizeof(*recs), 0);
+		for (int i = 0; !err && i < ncpu; i++)
+			if (recs[i].bio && recs[i].duration > best->duration)
+				*best = recs[i];
+	}
 	free(recs);
 	return err;
 }
@@ -166,24 +167,30 @@ int main(int argc, char **argv)
 	if (tracer_preflight(t.name))
 		return 1;
 
-	/* Open the skeleton, set read-only data before load, load, attach. */
-	skel = bio_trace_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
-		return 1;
-	}
-	skel->rodata->quiet = env.quiet;
-	skel->rodata->targ_dev = env.dev;
+	/*
+	 * Open the skeleton, set read-only data and choose the doors before
+	 * load. If the programs fail to load, -a auto tries the next door:
+	 * libbpf loads an object once, so that takes a new one.
+	 */
+	for (;;) {
+		skel = bio_trace_bpf__open();
+		if (!skel) {
+			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+			return 1;
+		}
+		skel->rodata->quiet = env.quiet;
+		skel->rodata->targ_dev = env.dev;
 
-	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		if (err)
+			goto cleanup;
+		err = bio_trace_bpf__load(skel);
+		if (!tracer_next_door(&t, err))
+			break;
+		bio_trace_bpf__destroy(skel);
+	}
 	if (err)
 		goto cleanup;
-	err = bio_trace_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n",
-			t.name, strerror(-err));
-		goto cleanup;
-	}
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;

@@ -61,4 +61,68 @@ if [ -x "$S" ]; then
 	disk=$(ls /sys/block | head -n 1)
 	check "-d /dev/$disk is accepted" sh -c "'$S' -q --duration 0.1 -d /dev/$disk >/dev/null 2>&1"
 fi
+
+# -a auto when a door's test load passes but the stage's programs do not
+# load there: the next door is taken, and the door line says why. The
+# test hook BWB_TEST_BREAK_LOAD (common/doors.c) makes the kernel refuse
+# the programs of the doors it names, as a verifier would.
+# left_over BEFORE: BPF objects that are new since BEFORE and held by no process
+left_over() {
+	"$BIN/bpf_obj" ids all | sort -u >"$T_TMP/held"
+	"$BIN/bpf_obj" list | grep -vxF -f "$1" | grep -vxF -f "$T_TMP/held"
+}
+# first_door FILE: the flavour of submit_bio's door line, as the hook names it
+first_door() {
+	sed -n 's/^submit_bio: [a-z_]* door, \([a-z_]*\)\/.*/\1/p' "$1" | sed 's/^kretprobe$/kprobe/'
+}
+if [ ! -x "$S" ] || [ ! -x "$BIN/bio_io" ] || [ ! -x "$BIN/bpf_obj" ]; then
+	skip "-a auto falls back" "stage03, tests/bin/bio_io or bpf_obj is not built"
+elif ! "$S" -q --duration 0.1 >/dev/null 2>"$T_TMP/err"; then
+	skip "-a auto falls back" "stage03 does not start here: $(head -n 1 "$T_TMP/err")"
+elif [ "$(first_door "$T_TMP/err")" = raw_tp ]; then
+	skip "-a auto falls back" "raw_tp is the only door here: none after it"
+elif ! scratch_dev; then
+	skip "-a auto falls back" "cannot make a scratch block device"
+else
+	first=$(first_door "$T_TMP/err")
+	"$BIN/bpf_obj" list >"$T_TMP/before"
+	t="-a auto, $first's programs refused"
+	if start env BWB_TEST_BREAK_LOAD="$first" "$S" -d "$DEV"; then
+		held=$("$BIN/bpf_obj" ids $TPID | sort -u | grep -c '^prog ')
+		io "/dev/$DEV" 0 8 16
+		stop
+		is "$TRC" 0 "$t: traces, exit 0"
+		line=$(grep '^submit_bio: ' "$T_TMP/err")
+		now=$(first_door "$T_TMP/err")
+		check "$t: took the next door ($now)" test -n "$now" -a "$now" != "$first"
+		case $line in
+		*"(passed over: "*"$first: failed to load (Invalid argument))") ok 0 "$t: the door line says why" ;;
+		*) ok 1 "$t: the door line says why"; diag "$line" ;;
+		esac
+		is "$(grep -c 'door, ' "$T_TMP/err")" 2 "$t: one door line per point, no other message"
+		check "$t: the 3 reads issued are traced" \
+			grep -qx "Events: submit_bio 3, bio_endio 3" "$T_TMP/out"
+		is "$(grep -c 'time duration: [0-9]* ns$' "$T_TMP/out")" 3 "$t: 3 latencies"
+		# the refused object left nothing: the process held only the programs it attached
+		is "$held" "$(grep 'door, ' "$T_TMP/err" | grep -oE '[a-z_]+/[a-z_0-9]+' | wc -l)" \
+			"$t: held only the programs its door lines name"
+	else
+		ok 1 "$t: starts"
+	fi
+	case $first in
+	tp_btf) forced=tracepoint ;;
+	*) forced=$first ;;
+	esac
+	env BWB_TEST_BREAK_LOAD="$first" "$S" -a "$forced" -q --duration 0.1 >/dev/null 2>"$T_TMP/err"
+	is "$?" 1 "-a $forced, its programs refused: no fallback, exit 1"
+	is "$(cat "$T_TMP/err")" "bio_trace: cannot load BPF object: Invalid argument (try -v)" \
+		"-a $forced, its programs refused: one line says so"
+	env BWB_TEST_BREAK_LOAD="fentry kprobe tp_btf raw_tp" "$S" -q --duration 0.1 \
+		>/dev/null 2>"$T_TMP/err"
+	is "$?" 1 "-a auto, every door refused: exit 1"
+	check "-a auto, every door refused: one line, naming the doors tried from $first to raw_tp" \
+		grep -qx "bio_trace: cannot load BPF object in any door (tried $first, .*raw_tp): Invalid argument (try -v)" "$T_TMP/err"
+	is "$(wc -l <"$T_TMP/err")" 1 "-a auto, every door refused: nothing else on stderr"
+	is "$(left_over "$T_TMP/before")" "" "refused loads leave no program or map behind"
+fi
 done_testing

@@ -6,7 +6,9 @@
 SOL=$ROOT/solutions
 need_bin "$BIN/bio_io"
 need_root
-scratch_dev || skip_all "cannot make a scratch block device"
+# a device where one chosen read (slow_io) is slow: stage06_sample needs a
+# slowest bio it knows; the other solutions use it as any scratch device
+slow_dev || skip_all "cannot make a scratch block device"
 
 # run_sol NAME ARGS...: start solution NAME on $DEV; 1 if it cannot.
 run_sol() {
@@ -104,5 +106,49 @@ if run_sol stage03_hash_map; then
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
 	is "$(grep -c 'time duration: [1-9][0-9]* ns$' "$T_TMP/out")" 8 "$t: 8 latencies for 8 issued bios"
 	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+fi
+
+# stage06: a stack for 1 bio in K. Of the N reads bio_io issues one after
+# the other, the 1st, (K+1)th, (2K+1)th ... are sampled: ceil(N / K)
+# stacks, whatever the CPUs that submitted them. The 10th read is the slow
+# one: its stack is printed when it was sampled (K = 1, 3), else the
+# summary says it was not (K = 4, 100).
+for k in 1 3 4 100; do
+	t="solutions/stage06_sample -s $k"
+	run_sol stage06_sample -s $k || continue
+	io "/dev/$DEV" 0 8 16 24 32 40 48 56 64
+	slow_io "/dev/$DEV" $SLOW_SECTOR
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	check "$t: saw the 10 reads issued" grep -qx "Events: submit_bio 10, bio_endio 10" "$T_TMP/out"
+	# which submits (1st, 2nd ...) had their stack taken, from the trace lines
+	got=$(awk '/bpf_trace_printk: submit_bio\(bio=.*\) called:/ { n++ }
+		/bpf_trace_printk: submit_bio\(bio=.*\) stack sampled: id [0-9]+$/ { printf " %d", n }' \
+		"$T_TMP/out")
+	want=$(awk -v k=$k 'BEGIN { for (i = 1; i <= 10; i += k) printf " %d", i }')
+	is "$got" "$want" "$t: the stacks of bios$want"
+	is "$(grep '^Stacks: ' "$T_TMP/out")" \
+		"Stacks: $(((10 + k - 1) / k)) of 10 bios sampled (1 in $k)" "$t: the summary counts them"
+	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	# the slowest bio, by the durations printed (reads end in the order issued)
+	slowest=$(awk '/time duration: [0-9]+ ns$/ { n++; if ($(NF - 1) + 0 > max) { max = $(NF - 1) + 0; i = n } }
+		END { print i + 0 }' "$T_TMP/out")
+	if [ "$SLOW_NS" -gt 0 ] && [ -z "$SLOW_ALL" ]; then
+		is "$slowest" 10 "$t: the slow read is the slowest bio"
+	fi
+	if [ $(((slowest - 1) % k)) -eq 0 ]; then
+		check "$t: the slowest bio (#$slowest) was sampled: its stack, from bio_io's pread()" \
+			grep -q '^=> .*pread64' "$T_TMP/out"
+	else
+		is "$(grep -c '^=> ' "$T_TMP/out") $(grep '^No stack' "$T_TMP/out")" \
+			"0 No stack: this bio was not sampled (1 in $k)" \
+			"$t: the slowest bio (#$slowest) was not sampled: no stack, and the summary says why"
+	fi
+done
+t="solutions/stage06_sample -s 0"
+if [ -x "$SOL/stage06_sample/bio_trace" ]; then
+	"$SOL/stage06_sample/bio_trace" -s 0 >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "$t: exit 2"
+	check "$t: one line says why" grep -q "invalid sample rate '0'" "$T_TMP/err"
 fi
 done_testing

@@ -59,24 +59,31 @@ int main(int argc, char **argv)
 	if (tracer_preflight(t.name))
 		return 1;
 
-	skel = bio_trace_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
-		return 1;
-	}
-	skel->rodata->quiet = true;	/* rows only: the trace lines stay off */
-	skel->rodata->targ_dev = env.dev;
-	env.quiet = true;
+	/*
+	 * Open the skeleton, set read-only data and choose the doors before
+	 * load. If the programs fail to load, -a auto tries the next door:
+	 * libbpf loads an object once, so that takes a new one.
+	 */
+	for (;;) {
+		skel = bio_trace_bpf__open();
+		if (!skel) {
+			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+			return 1;
+		}
+		skel->rodata->quiet = true;	/* rows only: the trace lines stay off */
+		skel->rodata->targ_dev = env.dev;
+		env.quiet = true;
 
-	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		if (err)
+			goto cleanup;
+		err = bio_trace_bpf__load(skel);
+		if (!tracer_next_door(&t, err))
+			break;
+		bio_trace_bpf__destroy(skel);
+	}
 	if (err)
 		goto cleanup;
-	err = bio_trace_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n",
-			t.name, strerror(-err));
-		goto cleanup;
-	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.rows), print_row, NULL, NULL);
 	if (!rb) {
 		err = -1;

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stage 06, solved: the stack of 1 submitted bio in N (-s N), not of every
+ * one. A stack walk is the dearest thing the stage does per bio.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "doors.bpf.h"
+#include "start.bpf.h"
+#include "bio_trace.h"
+
+/*
+ * Lesson#3: a map remembers when each bio was submitted, keyed by the
+ * bio's address. It is a hash table in an array map (common/start.bpf.h
+ * says why not BPF_MAP_TYPE_HASH: cost): START_SLOTS slots, room for
+ * thousands of bios in flight; a full map is counted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, START_SLOTS);
+	__type(key, u32);
+	__type(value, struct start_rec);
+} start SEC(".maps");
+
+/*
+ * Lesson#4: the slowest bio so far, records per CPU. Each CPU only writes
+ * its own, so no lock is needed (bpf_spin_lock is refused in kprobe,
+ * tracepoint and raw_tp programs); user space merges them all.
+ *
+ * One record per nesting level: in the tracepoint door the two completion
+ * programs (block_rq_complete, block_bio_complete) are different programs,
+ * and an interrupt can run one while the other is between its compare and
+ * its store: a shared record would lose a maximum or mix two bios. So a
+ * program takes its CPU's next level (max_depth) for the update and gives
+ * it back after. A program that interrupts another ends before the other
+ * goes on, so two never share a level.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, MAX_LEVELS);
+	__type(key, u32);
+	__type(value, struct max_rec);
+} max_latency SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} max_depth SEC(".maps");
+
+/*
+ * Lesson#6: the submitters' kernel stacks, each distinct stack stored once
+ * under the id bpf_get_stackid() returns. A bucket holds one stack: a
+ * different stack hashing to a taken bucket gets -EEXIST, counted.
+ */
+#define MAX_STACKS 4096
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, MAX_STACKS);
+	__uint(key_size, sizeof(u32));
+	__uint(value_size, MAX_STACK_DEPTH * sizeof(u64));
+} stacks SEC(".maps");
+
+/* -s N: take the stack of 1 bio in N; set before load. */
+const volatile __u32 sample_every = 1;
+
+/* Read by user space at the end, as skel->bss (global data is a map). */
+__u64 submitted;	/* bios seen at submit, the sampling's count */
+__u64 sampled;		/* bios whose stack was taken */
+
+/* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
+static __always_inline int on_submit(void *ctx, struct bio *bio)
+{
+	struct start_rec rec = { .ts = bpf_ktime_get_ns() };
+	u64 key = start_key(bio);
+	struct start_rec *sr;
+	bool stale;
+
+	/*
+	 * Lesson#5: where the bio goes, read now: completion advances
+	 * bi_iter past the data done, so bi_sector is no longer the start.
+	 */
+	rec.sector = BPF_CORE_READ(bio, bi_iter.bi_sector);
+	rec.size = BPF_CORE_READ(bio, bi_iter.bi_size);
+	/*
+	 * Every Nth bio, counted over all CPUs: one shared counter, bumped
+	 * atomically (two CPUs may submit at once). Its cache line moves
+	 * between CPUs on every bio; a per-CPU counter would not, but would
+	 * take 1 in N of each CPU's bios, not exactly 1 in N of all.
+	 */
+	if (__sync_fetch_and_add(&submitted, 1) % sample_every == 0) {
+		__sync_fetch_and_add(&sampled, 1);
+		/* Every door passes its ctx here: kprobe regs, tracepoint args. */
+		rec.stack_id = bpf_get_stackid(ctx, &stacks, 0);
+		if (rec.stack_id < 0)
+			stat_inc(STAT_STACK_ERR);
+	} else {
+		rec.stack_id = STACK_NOT_SAMPLED;
+	}
+	sr = start_claim(&start, key, &stale);
+	if (!sr) {
+		stat_inc(STAT_MAP_FULL);
+		return 0;
+	}
+	/* still there: a start whose completion was missed */
+	if (stale)
+		stat_inc(STAT_STALE);
+	rec.key = key;
+	*sr = rec;
+	if (!quiet) {
+		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);
+		if (rec.stack_id != STACK_NOT_SAMPLED)
+			bpf_printk("submit_bio(bio=0x%llx) stack sampled: id %d", key, rec.stack_id);
+	}
+	return 0;
+}
+BIO_SUBMIT_DOORS(on_submit)
+
+/* A new maximum replaces the whole record: bio and times stay a pair. */
+static __always_inline void keep_max(u64 key, struct start_rec *sr, u64 ts)
+{
+	u32 zero = 0, level, *depth;
+	struct max_rec *max;
+
+	depth = bpf_map_lookup_elem(&max_depth, &zero);
+	if (!depth)
+		return;
+	level = (*depth)++;
+	barrier();	/* the level is ours before we touch its record */
+	max = bpf_map_lookup_elem(&max_latency, &level);
+	if (max && ts - sr->ts > max->duration) {
+		struct max_rec rec = {
+			.bio = key,
+			.start = sr->ts,
+			.end = ts,
+			.duration = ts - sr->ts,
+			.sector = sr->sector,
+			.size = sr->size,
+			.stack_id = sr->stack_id,
+		};
+
+		*max = rec;
+	}
+	barrier();	/* and given back once the record is written */
+	(*depth)--;
+}
+
+static __always_inline int on_done(void *ctx, struct bio *bio)
+{
+	u64 ts = bpf_ktime_get_ns();
+	u64 key = start_key(bio);
+	struct start_rec *sr;
+
+	sr = start_find(&start, key);
+	if (!sr) {
+		/* submitted before we attached, or split off after submit */
+		stat_inc(STAT_NO_START);
+		return 0;
+	}
+	if (!quiet) {
+		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
+		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
+	}
+	keep_max(key, sr, ts);
+	/* Free the slot on completion, or the map fills and later bios are lost. */
+	start_release(sr, key);
+	return 0;
+}
+BIO_DONE_DOORS(on_done)
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Stage 06, solved (1 in N stacks): what both sides of bio_trace share. */
+#ifndef __BIO_TRACE_H
+#define __BIO_TRACE_H
+
+/* The kernel's PERF_MAX_STACK_DEPTH: frames kept per stack. */
+#define MAX_STACK_DEPTH 127
+
+/* stack_id of a bio whose stack was not sampled: below every -errno. */
+#define STACK_NOT_SAMPLED (-10000)
+
+/* What submit knew about a bio: its time, and where it goes. */
+struct start_rec {
+	__u64 key;		/* struct bio *, 0 = free slot */
+	__u64 ts;		/* submit time, ns */
+	__u64 sector;		/* first sector, 512-byte units, at submit */
+	__u32 size;		/* bytes, at submit */
+	__s32 stack_id;		/* submitter's stack, -errno, or STACK_NOT_SAMPLED */
+};
+
+/*
+ * The slowest bio a CPU has completed. One record, written whole by the
+ * completion handler, so bio and times always belong together.
+ */
+struct max_rec {
+	__u64 bio;		/* struct bio *, 0 = none yet */
+	__u64 start;		/* submit time, ns */
+	__u64 end;		/* completion time, ns */
+	__u64 duration;		/* end - start */
+	__u64 sector;		/* from its start record */
+	__u32 size;
+	__s32 stack_id;
+};
+
+/*
+ * max_rec records per CPU, one per level a completion can run at (task,
+ * softirq, hardirq, NMI): one interrupting another never shares its record.
+ */
+#define MAX_LEVELS 4
+
+#endif /* __BIO_TRACE_H */
