@@ -2,7 +2,8 @@
 # The classroom VM (scripts/vm/, docs/vm.md):
 #   make vm          kernel, initramfs and disks under build/vm/ (cached)
 #   make vm-shell    boot it with a shell; leave with poweroff or Ctrl-A X
-#   make vm-test     boot each kernel once, run every test in every door
+#   make vm-test     boot each kernel once, run every test in every door;
+#                    then boot its shell and leave it (poweroff, reboot…)
 #   make vm-image    build/classroom-vm.tar.gz: the images and run.sh
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first.
@@ -19,7 +20,7 @@ vm-shell: vm
 	@scripts/vm/run.sh -k $(VM_KERNEL) shell
 
 vm-test: all helpers
-	@VM_KERNELS="$(VM_KERNELS)" tests/run.sh -v tests/vm.t
+	@VM_KERNELS="$(VM_KERNELS)" tests/run.sh -v tests/vm.t tests/vm_power.t
 
 vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)

@@ -33,7 +33,9 @@ Classroom VM of the BPF storage-stack workbook. Needs only QEMU
 
 Inside: the workbook is in /workbook; /dev/nullb0 is a scratch disk whose
 every I/O takes a known time, /mnt/scratch an ext4 on its own disk.
-Leave with poweroff, or Ctrl-A then X. Changes are discarded on exit.
+Leave with poweroff (or exit, or Ctrl-D), or press Ctrl-A then X.
+reboot boots a fresh VM. Every boot starts from the images as they came:
+what you change inside is discarded when you leave or reboot.
 END
 tar -C "$tmp" --sparse --owner=0 --group=0 -czf "$out.tmp" classroom-vm
 mv "$out.tmp" "$out"

@@ -4,7 +4,8 @@
 # archive of make vm-image, next to the images).
 #
 #   run.sh [-k KERNEL] [shell]          a shell on this terminal; leave it
-#                                       with poweroff, or Ctrl-A then X
+#                                       with poweroff (or exit), or Ctrl-A
+#                                       then X; reboot boots it again
 #   run.sh [-k KERNEL] [-o DIR] [-t SECONDS] test
 #                                       headless: runs the workbook's tests;
 #                                       TAP in DIR/results.tap, the kernel
@@ -15,7 +16,8 @@
 # here with -cpu $VM_KVM_CPU (host); the verdict is kept until the host
 # reboots. VM_ACCEL=kvm|tcg forces the choice. Other knobs: VM_MEM (MB),
 # VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line).
-# Disks are opened with snapshot=on: changes vanish on exit.
+# Disks are opened with snapshot=on: changes vanish when QEMU exits, which
+# it also does when the guest reboots (-no-reboot); run.sh then boots again.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/disk.img" ]; then
@@ -117,11 +119,25 @@ case $mode in
 shell)
 	[ -t 0 ] || { echo "vm: shell mode needs a terminal" >&2; exit 2; }
 	a=$(accel)
-	echo "vm: booting $(readlink "$K" || echo "$kernel") ($a); leave with poweroff or Ctrl-A then X" >&2
-	# signal=off: Ctrl-C reaches the guest (to stop a tracer), not QEMU
-	qemu "$a" shell -display none \
-		-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
-		-mon chardev=con,mode=readline -serial null
+	# The guest's init writes wb-poweroff or wb-reboot to its second
+	# serial port as it leaves; QEMU exits either way (-no-reboot, so a
+	# kernel panic ends it too). After a reboot: a fresh QEMU, fresh disks.
+	ctl=$(mktemp "${TMPDIR:-/tmp}/classroom-vm.XXXXXX") || exit 1
+	trap 'rm -f "$ctl"' EXIT
+	trap 'exit 129' HUP	# the terminal closed (QEMU gets it too)
+	trap 'exit 143' TERM
+	while :; do
+		echo "vm: booting $(readlink "$K" || echo "$kernel") ($a); leave with poweroff or Ctrl-A then X" >&2
+		: >"$ctl"
+		# signal=off: Ctrl-C reaches the guest (to stop a tracer), not QEMU
+		qemu "$a" shell -display none \
+			-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
+			-mon chardev=con,mode=readline -serial "file:$ctl"
+		rc=$?
+		grep -q '^wb-reboot' "$ctl" || break
+		echo "vm: the guest rebooted: booting it again from the images as built" >&2
+	done
+	exit $rc
 	;;
 test)
 	[ -n "$out" ] || out=$VM/log/$kernel

@@ -1,0 +1,219 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The classroom VM's shell, left the ways a student leaves it. For each
+# kernel of VM_KERNELS, boots scripts/vm/run.sh shell on a pseudo-terminal
+# (script(1), whose input is a FIFO this test types into) and checks:
+#   poweroff  QEMU exits (also with a job left running in the background),
+#             after Ctrl-C has stopped a command in the foreground
+#   reboot    run.sh boots the VM again, fresh (a file written before is
+#             gone); halt then ends it like poweroff
+#   Ctrl-D    leaving the shell ends the VM
+# Each end within VM_POWER_LIMIT seconds (default 120; TCG boots in ~5).
+# Uses the images make vm built (refreshed first, as in vm.t), or with
+# VM_POWER_RUN=DIR/run.sh an unpacked hand-out (make vm-image) as it is.
+# vm: skip it boots the VM
+. "$(dirname "$0")/lib.sh"
+
+LIMIT=${VM_POWER_LIMIT:-120}
+RUN=${VM_POWER_RUN:-$ROOT/scripts/vm/run.sh}
+if [ -n "${VM_POWER_RUN:-}" ]; then
+	VM=$(cd "$(dirname "$RUN")" && pwd)
+else
+	VM=$ROOT/build/vm
+fi
+
+command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+	skip_all "QEMU is absent (scripts/install-deps.sh --vm installs it)"
+command -v script >/dev/null 2>&1 ||
+	skip_all "script (util-linux) is absent: it gives run.sh the terminal shell mode needs"
+command -v mkfifo >/dev/null 2>&1 || skip_all "mkfifo is absent"
+[ -f "$VM/disk.img" ] && [ -f "$VM/scratch.img" ] ||
+	skip_all "the VM images are not built (make vm)"
+
+# One VM run at a time: they share build/vm/ and the CPUs.
+mkdir -p "$ROOT/build/vm"
+exec 8>"$ROOT/build/vm/.lock"
+command -v flock >/dev/null 2>&1 && flock 8
+
+now() {
+	date +%s
+}
+
+# boot KERNEL: run.sh -k KERNEL shell on a pty; its input is fd 3 (the
+# FIFO, opened read-write so neither side waits), its output $CON.
+CON=$T_TMP/con
+boot() {
+	rm -f "$T_TMP/in" "$CON"
+	mkfifo "$T_TMP/in" || return 1
+	exec 3<>"$T_TMP/in"
+	# TMPDIR: run.sh's file for the guest's word, gone with T_TMP even
+	# if stop_vm has to kill run.sh
+	TMPDIR=$T_TMP script -qfec "'$RUN' -k '$1' shell" /dev/null \
+		<"$T_TMP/in" >"$CON" 2>&1 &
+	SPID=$!
+	T0=$(now)
+}
+
+# type TEXT: as typed at the terminal, then Enter
+type_line() {
+	printf '%s\r' "$1" >&3
+}
+
+# text: what the terminal showed, without carriage returns and escapes
+text() {
+	tr -d '\r' <"$CON" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'
+}
+
+# this_boot: the text since run.sh last said "booting"
+this_boot() {
+	text | awk '/^vm: booting/ { b = "" } { b = b $0 "\n" } END { printf "%s", b }'
+}
+
+# boots: how many times run.sh has said "booting"
+boots() {
+	text | grep -c '^vm: booting'
+}
+
+# wait_for ERE [SECONDS]: until a line of this boot matches (0), QEMU
+# ends or the time is up (1).
+wait_for() {
+	_end=$(($(now) + ${2:-$LIMIT}))
+	while [ "$(now)" -le $_end ]; do
+		this_boot | grep -Eq -- "$1" && return 0
+		kill -0 "$SPID" 2>/dev/null || { this_boot | grep -Eq -- "$1"; return; }
+		sleep 0.2
+	done
+	return 1
+}
+
+# prompt: the shell of this boot is waiting for a command
+prompt() {
+	wait_for 'workbook:/workbook# '
+}
+
+# ended: 0 once script (run.sh, QEMU) has exited within LIMIT s from
+# now; its exit status in ERC, the seconds it took in SECS. Else 1 and
+# the VM is stopped.
+ended() {
+	_t=$(now)
+	_end=$((_t + LIMIT))
+	while kill -0 "$SPID" 2>/dev/null && [ "$(now)" -le $_end ]; do
+		sleep 0.2
+	done
+	SECS=$(($(now) - _t))
+	if kill -0 "$SPID" 2>/dev/null; then
+		stop_vm
+		ERC=
+		return 1
+	fi
+	wait "$SPID"
+	ERC=$?
+	exec 3>&-
+	return 0
+}
+
+# stop_vm: end script, then whatever still runs in run.sh's session on
+# the pty (QEMU); all of them started by this test.
+stop_vm() {
+	_sid=$(ps -o pid= --ppid "$SPID" 2>/dev/null | head -n 1 | tr -d ' ')
+	kill -TERM "$SPID" 2>/dev/null
+	sleep 2
+	if [ -n "$_sid" ]; then
+		for _p in $(ps -e -o pid= -o sid= 2>/dev/null | awk -v s="$_sid" '$2 == s { print $1 }'); do
+			kill -KILL "$_p" 2>/dev/null
+		done
+	fi
+	kill -KILL "$SPID" 2>/dev/null
+	wait "$SPID" 2>/dev/null
+	exec 3>&-
+}
+
+# show: the end of what the terminal showed, as comments
+show() {
+	text | grep -v '^ *$' | tail -n 15 | sed 's/^/#   console: /'
+}
+
+# left NAME HOW: after typing HOW, QEMU must end by itself, the kernel
+# having powered off
+left() {
+	if ended; then
+		is "$ERC" 0 "$1: $2 ends QEMU, run.sh exits 0 ($SECS s after)"
+		this_boot | grep -q "reboot: Power down" || { ok 1 "$1: $2: the kernel powered off"; show; return; }
+		ok 0 "$1: $2: the kernel powered off"
+	else
+		ok 1 "$1: $2 ends QEMU within $LIMIT s"
+		show
+	fi
+}
+
+for k in ${VM_KERNELS:-cloud 6.12}; do
+	if [ ! -L "$VM/$k" ]; then
+		skip "kernel $k" "not built (make vm)"
+		continue
+	fi
+	# the init in the image must be this checkout's
+	rc=0
+	[ -n "${VM_POWER_RUN:-}" ] ||
+		"$ROOT/scripts/vm/build.sh" "$k" >"$T_TMP/build.log" 2>&1 || rc=$?
+	if [ $rc -eq 3 ]; then
+		skip "kernel $k" "cannot refresh its image here: $(tail -n 1 "$T_TMP/build.log")"
+		continue
+	fi
+	[ $rc -eq 0 ] || { ok 1 "kernel $k: the image builds"; sed 's/^/#   /' "$T_TMP/build.log"; continue; }
+	kver=$(readlink "$VM/$k")
+
+	# poweroff, with Ctrl-C first and a job left running
+	boot "$k"
+	if prompt; then
+		ok 0 "$kver: the shell prompts ($(($(now) - T0)) s after run.sh started)"
+		# the quotes keep the typed line (echoed back) from matching
+		type_line 'sleep 300 & echo "STAR""TED"; sleep 100'
+		wait_for '^STARTED' 30 && sleep 2
+		printf '\003' >&3
+		prompt
+		type_line 'echo "R""C=$?"'
+		wait_for '^RC=' 30
+		rc=$(this_boot | sed -n 's/^RC=\([0-9]*\).*/\1/p' | head -n 1)
+		is "${rc:-none}" 130 "$kver: Ctrl-C stops the command in the foreground"
+		type_line poweroff
+		left "$kver" "poweroff (a job left running)"
+	else
+		ok 1 "$kver: the shell prompts within $LIMIT s"
+		show
+		stop_vm
+		continue
+	fi
+
+	# reboot: a fresh VM, then halt
+	boot "$k"
+	prompt && type_line 'touch /mnt/scratch/before-reboot && echo "TOUC""HED"'
+	wait_for '^TOUCHED' 30
+	type_line reboot
+	_end=$(($(now) + LIMIT))
+	while [ "$(boots)" -lt 2 ] && kill -0 "$SPID" 2>/dev/null && [ "$(now)" -le $_end ]; do
+		sleep 0.2
+	done
+	if [ "$(boots)" -ge 2 ] && prompt; then
+		check "$kver: reboot boots the VM again" \
+			grep -q "^vm: the guest rebooted" "$CON"
+		type_line 'ls /mnt/scratch; echo "LIS""TED"'
+		wait_for '^LISTED' 30
+		this_boot >"$T_TMP/boot2"
+		grep -q lost+found "$T_TMP/boot2"
+		ok $? "$kver: after the reboot, the scratch disk is mounted"
+		! grep -q before-reboot "$T_TMP/boot2"
+		ok $? "$kver: and fresh (the file written before the reboot is gone)"
+		type_line halt
+		left "$kver" "halt"
+	else
+		ok 1 "$kver: reboot boots the VM again (within $LIMIT s)"
+		show
+		stop_vm
+	fi
+
+	# Ctrl-D: leaving the shell
+	boot "$k"
+	prompt && printf '\004' >&3
+	left "$kver" "Ctrl-D (leaving the shell)"
+done
+done_testing
