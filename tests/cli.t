@@ -44,7 +44,10 @@ if [ -x "$S" ]; then
 	rc=$?
 	t1=$(date +%s)
 	is "$rc" 0 "--duration 2 exits 0"
-	check "--duration 2 takes 2 to 4 s ($((t1 - t0)) s)" test $((t1 - t0)) -ge 2 -a $((t1 - t0)) -le 4
+	# at least the 2 s; the upper bound only catches a timer that never
+	# fires (start-up takes a while on a busy machine, and is counted here)
+	check "--duration 2 takes 2 s, not forever ($((t1 - t0)) s)" \
+		test $((t1 - t0)) -ge 2 -a $((t1 - t0)) -le 30
 	check "--duration prints the summary" grep -q "^Events: submit_bio" "$T_TMP/out"
 	# a forced door this kernel lacks: one clear line, exit 1
 	for door in kprobe fentry; do

@@ -77,9 +77,26 @@ cleanup() {
 		T_LOOP=
 	fi
 	[ -n "$T_BACKING" ] && rm -f "$T_BACKING"
+	[ -n "$T_INST" ] && rmdir "$T_INST" 2>/dev/null	# a test's own trace instance
+	T_INST=
 	rm -rf "$T_TMP"
 }
 trap 'cleanup; exit 1' INT TERM
+
+# wait_for SECONDS COMMAND...: run COMMAND every 0.05 s until it succeeds
+# (return 0), or give up after SECONDS (return 1). SECONDS bounds a hang,
+# it is no pace: a busy machine may take many times longer than an idle
+# one, and a generous bound costs nothing when COMMAND succeeds early.
+wait_for() {
+	_wf_n=$(($1 * 20))
+	shift
+	until "$@"; do
+		[ "$_wf_n" -gt 0 ] || return 1
+		sleep 0.05
+		_wf_n=$((_wf_n - 1))
+	done
+	return 0
+}
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip_all "needs root"
@@ -120,8 +137,10 @@ scratch_dev() {
 	T_LOOP=$(loop_attach "$T_BACKING") || return 1
 	T_LOOP=${T_LOOP#/dev/}
 	DEV=$T_LOOP
-	# Let udev (where it runs) finish probing the new device first.
-	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 5 2>/dev/null
+	# Let udev (where it runs) finish probing the new device first: its
+	# reads would be traced as ours. Settle returns once udev is idle; the
+	# bound is for a hang (a busy machine probes slowly).
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
 	return 0
 }
 
@@ -138,19 +157,20 @@ door_ok() {
 }
 
 # start PROGRAM ARGS...: run in the background (PID in TPID, output in
-# $T_TMP/out and $T_TMP/err) and wait until it says it is tracing.
+# $T_TMP/out and $T_TMP/err) and wait until it says it is tracing (it
+# prints that once attached) or has exited. Reading BTF, loading and
+# attaching take a moment idle, several times that on a busy machine:
+# the bound is for a hang.
+start_seen() {
+	grep -q "Hit Ctrl-C" "$T_TMP/err" || ! kill -0 $TPID 2>/dev/null
+}
 start() {
 	: >"$T_TMP/out"
 	: >"$T_TMP/err"
 	"$@" >"$T_TMP/out" 2>"$T_TMP/err" &
 	TPID=$!
-	_i=0
-	while [ $_i -lt 300 ]; do
-		grep -q "Hit Ctrl-C" "$T_TMP/err" && return 0
-		kill -0 $TPID 2>/dev/null || break
-		sleep 0.05
-		_i=$((_i + 1))
-	done
+	wait_for 120 start_seen
+	grep -q "Hit Ctrl-C" "$T_TMP/err" && return 0
 	diag "did not start: $(cat "$T_TMP/err")"
 	return 1
 }
@@ -214,7 +234,7 @@ slow_dev() {
 		T_UPPER=$(loop_attach "/dev/$T_LOWER") || return 1
 	T_UPPER=${T_UPPER#/dev/}
 	DEV=$T_UPPER
-	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 5 2>/dev/null
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
 	_mm=$(cat "/sys/block/$T_LOWER/dev")
 	_v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
 	_v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
@@ -252,22 +272,24 @@ slow_io() {
 
 slow_dev_cleanup() {
 	# Both may lag a moment behind: an exiting task leaves its cgroup, a
-	# detached loop device lets go of the one below it.
-	_i=0
-	while [ -n "$SLOW_CG" ] && ! rmdir "$SLOW_CG" 2>/dev/null && [ $_i -lt 40 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
+	# detached loop device lets go of the one below it (later still on a
+	# busy machine: the bounds are for a hang).
+	[ -n "$SLOW_CG" ] && wait_for 30 rmdir "$SLOW_CG" 2>/dev/null
 	SLOW_CG=
 	if [ -n "$T_UPPER" ]; then
 		losetup -d "/dev/$T_UPPER" 2>/dev/null
-		_i=0
-		while [ -e "/sys/block/$T_UPPER/loop" ] && [ $_i -lt 40 ]; do
-			sleep 0.05
-			_i=$((_i + 1))
-		done
+		wait_for 30 test ! -e "/sys/block/$T_UPPER/loop"
 		T_UPPER=
 	fi
+}
+
+# pc_residency FILE: "BEFORE AFTER" from the output of pc_reader -v: the
+# file's resident pages right before its first read and right after its
+# last, measured by the reader itself ("none" where it printed none).
+pc_residency() {
+	awk '$1 == "resident" && $2 == "before" { b = $3 }
+	     $1 == "resident" && $2 == "after" { a = $3 }
+	     END { print (b == "" ? "none" : b), (a == "" ? "none" : a) }' "$1"
 }
 
 # max_summary FILE: read a stage04+ run (per-event lines and the summary)

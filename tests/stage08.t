@@ -1,6 +1,15 @@
 #!/bin/sh
 # Stage 08: page-cache hits and misses, against a file this test reads
 # cold (dropped from the cache, checked with mincore) and then warm.
+#
+# The page cache is no still pond: reclaim, DAMON's pageout (kdamond) and
+# a memory balloon drop idle file pages whenever they like (one host lost
+# 14 % of a file's pages 2 s after reading it). So residency is measured
+# by the reader itself right before its first read and right after its
+# last (pc_reader -v), and the warm read's file is locked in memory
+# (pc_reader -L, mlock: unevictable) from before the tracer starts until
+# the read is done; the pages the kernel drops during the cold read are
+# counted from its own event (mm_filemap_delete_from_page_cache).
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/stage08_pagecache/pagecache_trace
 R=$BIN/pc_reader
@@ -24,8 +33,41 @@ totals() {
 		s/^Added \([0-9]*\) pages.*/\1/p' "$1" | tr '\n' ' '
 }
 
-resident() {
-	"$R" -m "$1" | awk '{ print $2 }'
+TRACEFS=/sys/kernel/tracing
+[ -e "$TRACEFS/trace_pipe" ] || TRACEFS=/sys/kernel/debug/tracing
+# evict_watch: from now on, record every page of $F the kernel removes
+# from the page cache, in a trace instance of this test's own (the kernel's
+# dev_t is MAJOR << 20 | MINOR). Returns 1 if it cannot.
+EV_EVENT=events/filemap/mm_filemap_delete_from_page_cache
+evict_watch() {
+	T_INST=$TRACEFS/instances/bwb-pc08.$$
+	[ -d "$T_INST" ] || mkdir "$T_INST" 2>/dev/null || return 1
+	echo 0 >"$T_INST/$EV_EVENT/enable" || return 1
+	_filter="i_ino == $INO"
+	_mm=$(cat "/sys/class/block/$FS_DISK/dev" 2>/dev/null) &&
+		_filter="$_filter && s_dev == $(( (${_mm%:*} << 20) | ${_mm#*:} ))"
+	echo 1024 >"$T_INST/buffer_size_kb" &&
+		echo "$_filter" >"$T_INST/$EV_EVENT/filter" &&
+		: >"$T_INST/trace" && echo 1 >"$T_INST/$EV_EVENT/enable"
+}
+# evicted: the pages evict_watch recorded (folios of 2^order pages), and
+# stop recording; "none" if nothing was watched.
+evicted() {
+	if [ -z "$T_INST" ] || ! echo 0 >"$T_INST/$EV_EVENT/enable" 2>/dev/null; then
+		echo none
+		return
+	fi
+	awk '/mm_filemap_delete_from_page_cache:/ && match($0, /order=[0-9]+/) {
+		o = substr($0, RSTART + 6, RLENGTH - 6)
+		for (p = 1; o > 0; o--)
+			p *= 2
+		n += p
+	} END { print n + 0 }' "$T_INST/trace"
+}
+mkfifo "$T_TMP/gate" || skip_all "cannot make a FIFO"
+# locked: the warm reader has locked the file in memory, or has exited
+locked() {
+	grep -q "^locked " "$T_TMP/read" || ! kill -0 $RPID 2>/dev/null
 }
 
 for door in $TEST_DOORS; do
@@ -39,10 +81,23 @@ for door in $TEST_DOORS; do
 
 	# Cold: every page is a miss the reader's own readahead brought in.
 	start "$S" -a "$door" -d "$FS_DISK" || { ok 1 "$t: starts"; continue; }
-	"$R" -b 131072 "$F" >"$T_TMP/read"
+	evict_watch || diag "$t: cannot watch the kernel drop pages of the file"
+	"$R" -v -b 131072 "$F" >"$T_TMP/read" 2>"$T_TMP/read.err"
+	rrc=$?
+	ev=$(evicted)
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
-	is "$(resident "$F")" $PAGES "$t: ground truth: the cold read brought all $PAGES pages in"
+	set -- $(pc_residency "$T_TMP/read")
+	diag "cold: resident before the read $1, after it $2; dropped by the kernel meanwhile: $ev"
+	is "$rrc $1" "0 0" "$t: ground truth: cold, none of the file resident right before its read"
+	# all brought in: resident right after the read, or dropped by the
+	# kernel since it came in (a page dropped before it is read is read
+	# in again, and counted in both)
+	after=$2
+	case $after in *[!0-9]*) after=0 ;; esac
+	[ "$ev" = none ] && ev=0
+	check "$t: ground truth: the cold read brought all $PAGES pages in ($2 resident right after it, $ev dropped)" \
+		test "$after" -le $PAGES -a $((after + ev)) -ge $PAGES
 	set -- $(totals "$T_TMP/out")
 	diag "cold: Total $1 Hit $2 miss $3 Added $4"
 	is "$1" $PAGES "$t: cold: Total = pages read (-d: no other file on this filesystem)"
@@ -56,14 +111,38 @@ for door in $TEST_DOORS; do
 		grep -q "^filemap_get_pages: $door door, " "$T_TMP/err"
 
 	# Warm: the file is resident, so every page is a hit and none is added.
-	start "$S" -a "$door" -d "$FS_DISK" -q || { ok 1 "$t: starts (-q)"; continue; }
-	"$R" -b 131072 "$F" >"$T_TMP/read"
+	# The reader locks it in memory first (reading in what the kernel
+	# dropped since), untraced; it reads once the tracer runs (gate).
+	"$R" -L -v -g "$T_TMP/gate" -b 131072 "$F" >"$T_TMP/read" 2>"$T_TMP/read.err" &
+	RPID=$!
+	wait_for 120 locked
+	if ! grep -q "^locked " "$T_TMP/read"; then
+		ok 1 "$t: warm: the reader locks the file in memory"
+		diag "$(cat "$T_TMP/read.err")"
+		kill $RPID 2>/dev/null
+		wait $RPID
+		continue
+	fi
+	if ! start "$S" -a "$door" -d "$FS_DISK" -q; then
+		ok 1 "$t: starts (-q)"
+		echo go >"$T_TMP/gate"
+		wait $RPID
+		continue
+	fi
+	echo go >"$T_TMP/gate"
+	wait $RPID
+	rrc=$?
 	stop
+	set -- $(pc_residency "$T_TMP/read")
+	before=$1
+	diag "warm: locked $(sed -n 's/^locked //p' "$T_TMP/read"); resident before the read $1, after it $2"
+	is "$rrc $before" "0 $PAGES" "$t: ground truth: warm, all $PAGES pages resident right before the read"
+	case $before in *[!0-9]*) before=0 ;; esac
 	set -- $(totals "$T_TMP/out")
 	diag "warm: Total $1 Hit $2 miss $3 Added $4"
 	is "$1" $PAGES "$t: warm: Total = pages read"
-	is "$3" 0 "$t: warm: no miss (nothing was added: the file was resident)"
-	is "$2" $PAGES "$t: warm: every page a hit"
+	is "$3" $((PAGES - before)) "$t: warm: misses = pages not resident right before the read (nothing added)"
+	is "$2" "$before" "$t: warm: hits = pages resident right before the read"
 	check "$t: -q prints no per-event lines" sh -c "! grep -q 'filemap_get_pages (' '$T_TMP/out'"
 
 	# Writes add pages to the cache but are no lookups: no hit, no miss.

@@ -44,14 +44,18 @@ totals() {	# totals FILE: "TOTAL HIT MISS"
 # round DOOR TAG ARGS...: readers of A (its reading thread not the main
 # one) and B wait at their gates; the tracer starts with ARGS (which name
 # a PID through $PIDA/$PIDB, set here first); both go; totals in TOT.
+# Each reader measures its file's resident pages right before its first
+# read (-v): the ground truth of "cold" is taken when the read begins,
+# not at the drop (the kernel can only drop more since, but a test must
+# not take that on trust).
 round() {
 	_door=$1
 	_tag=$2
 	shift 2
 	"$R" -D "$A" >/dev/null && "$R" -D "$B" >/dev/null || { ok 1 "$_tag: drop"; return 1; }
-	"$R" -t -g "$T_TMP/ga" "$A" >"$T_TMP/ra" &
+	"$R" -v -t -g "$T_TMP/ga" "$A" >"$T_TMP/ra" &
 	PIDA=$!
-	"$R" -g "$T_TMP/gb" "$B" >"$T_TMP/rb" &
+	"$R" -v -g "$T_TMP/gb" "$B" >"$T_TMP/rb" &
 	PIDB=$!
 	eval "set -- $*"
 	if ! start "$S" -a "$_door" -q "$@"; then
@@ -69,6 +73,9 @@ round() {
 	_rb=$?
 	stop
 	is "$_ra $_rb $TRC" "0 0 0" "$_tag: both readers and the tracer exit 0"
+	set -- $(pc_residency "$T_TMP/ra") $(pc_residency "$T_TMP/rb")
+	is "$1 $3" "0 0" \
+		"$_tag: ground truth: A and B cold, none resident right before their reads"
 	TOT=$(totals "$T_TMP/out")
 	diag "$_tag: A=$PIDA B=$PIDB: $TOT"
 }
