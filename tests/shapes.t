@@ -170,6 +170,7 @@ for door in $TEST_DOORS; do
 	# A journaling filesystem: appends with fsync commit the journal with
 	# PREFLUSH and FUA writes.
 	TDEV=$FS_DISK
+	sync	# nothing of earlier tests in flight on this disk
 	shape "appends with fsync on $FS_DISK" "$S03" "$S07" "$S00" -- \
 		"$IO" fsync "$FS_DIR/bwb-shapes.$$" $N
 	set -- $(ev 1)

@@ -189,7 +189,9 @@ build_disk() {
 build_scratch() {
 	[ -f "$VM/scratch.img" ] && return 0
 	echo "  DISK     build/vm/scratch.img" >&2
-	mkfs.ext4 -q -F -L scratch "$VM/tmp.$$.img" 512M >/dev/null
+	# no lazy init: no thread writing to it behind the tests' backs
+	mkfs.ext4 -q -F -L scratch -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$VM/tmp.$$.img" 512M >/dev/null
 	mv "$VM/tmp.$$.img" "$VM/scratch.img"
 }
 
