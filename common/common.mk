@@ -40,7 +40,8 @@ DEPS_STAMP := $(BUILD_DIR)/.deps-ok
 CFLAGS ?= -g -O2
 CFLAGS += -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-I$(COMMON_DIR) -I$(OUTPUT)
-# -mcpu=v3: the start map (start.bpf.h) claims slots with compare-and-swap.
+# -mcpu=v3: atomic instructions (the overhead lab's start map claims slots
+# with compare-and-swap) and 32-bit jumps.
 BPF_CFLAGS := -g -O2 -Wall -Wno-unused-function -target bpf -mcpu=v3 \
 	-D__TARGET_ARCH_$(ARCH) -I$(BUILD_DIR) -I$(COMMON_DIR)
 # Static, so a built stage can be copied into the classroom VM and run there.

@@ -47,21 +47,6 @@ int BPF_PROG(raw_tp__##point, args)					\
 }
 
 /*
- * submit_bio(bio): kprobe/fentry on submit_bio(), tracepoint door
- * block_bio_queue (fired in submit_bio_noacct_nocheck(), after the
- * partition remap).
- */
-#define BIO_SUBMIT_DOORS(handler)					\
-static __always_inline int handler##_count(void *ctx, struct bio *bio)	\
-{									\
-	stat_inc(STAT_SUBMIT);						\
-	return handler(ctx, bio);					\
-}									\
-DOOR_FUNC1(submit_bio, struct bio *, bio_wanted, handler##_count)	\
-DOOR_TP(submit_bio, bio_wanted(bio, btf), handler##_count(ctx, bio),	\
-	struct bio *bio)
-
-/*
  * Two kernel callbacks tell the odd cases of a completion apart (below).
  * libbpf writes their addresses here from /proc/kallsyms before load;
  * __weak leaves 0 on a kernel without one, and then no case is special.
@@ -69,24 +54,22 @@ DOOR_TP(submit_bio, bio_wanted(bio, btf), handler##_count(ctx, bio),	\
 extern const void bio_chain_endio __ksym __weak;
 extern const void mq_flush_data_end_io __ksym __weak;
 
-/* bi_flags bit BIO_CLONED: 1 since 5.1; its enum has no name, so CO-RE
- * cannot relocate it. */
-#define BIO_CLONED_BIT 1
-
 /*
  * A part cut off a bio by bio_split() (a bio larger than the disk takes,
  * max_sectors_kb): a clone chained to the rest (bi_end_io is
- * bio_chain_endio), sent on without submit_bio() or block_bio_queue.
- * It is not a bio of its own: its end counts toward the bio it was cut
- * from, which ends with its own last part. Bios chained by a caller (a
- * large discard) are submitted one by one and are no clones.
+ * bio_chain_endio), sent on without block_bio_queue. It is not a bio of
+ * its own: its end counts toward the bio it was cut from, which ends with
+ * its own last part. A few callers submit such parts with submit_bio()
+ * (the XFS log, dm-cache): they are skipped at submit too. Bios chained
+ * by a caller (a large discard) are submitted one by one and are no
+ * clones.
  */
 static __always_inline bool bio_split_part(struct bio *bio, bool btf)
 {
 	if (!&bio_chain_endio ||
 	    DOOR_READ(btf, bio, bi_end_io) != (void *)&bio_chain_endio)
 		return false;
-	return DOOR_READ(btf, bio, bi_flags) & (1U << BIO_CLONED_BIT);
+	return DOOR_READ(btf, bio, bi_flags) & bio_cloned_flag;
 }
 
 /*
@@ -103,6 +86,32 @@ static __always_inline bool rq_flush_data_step(struct request *rq, bool btf)
 	return &mq_flush_data_end_io &&
 	       DOOR_READ(btf, rq, end_io) == (void *)&mq_flush_data_end_io;
 }
+
+/*
+ * submit_bio(bio): kprobe/fentry on submit_bio(), tracepoint door
+ * block_bio_queue (fired in submit_bio_noacct_nocheck(), after the
+ * partition remap). Parts of a split bio are no bios of their own.
+ */
+#define BIO_SUBMIT_DOORS(handler)					\
+static __always_inline int handler##_count(void *ctx, struct bio *bio,	\
+					   bool btf)			\
+{									\
+	if (!bio_wanted(bio, btf) || bio_split_part(bio, btf))		\
+		return 0;						\
+	stat_inc(STAT_SUBMIT);						\
+	return handler(ctx, bio);					\
+}									\
+SEC("kprobe")								\
+int BPF_KPROBE(kprobe__submit_bio, struct bio *bio)			\
+{									\
+	return handler##_count(ctx, bio, false);			\
+}									\
+SEC("fentry")								\
+int BPF_PROG(fentry__submit_bio, struct bio *bio)			\
+{									\
+	return handler##_count(ctx, bio, true);				\
+}									\
+DOOR_TP(submit_bio, true, handler##_count(ctx, bio, btf), struct bio *bio)
 
 /*
  * bio_endio(bio): kprobe/fentry on bio_endio(). There is no single

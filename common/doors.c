@@ -248,6 +248,56 @@ static void test_break_load(struct bpf_program *prog, const struct door_choice *
 		bpf_program__set_flags(prog, bpf_program__flags(prog) | 1U << 31);
 }
 
+/*
+ * BIO_CLONED, a bit of bio->bi_flags, is in an enum without a name, which
+ * CO-RE cannot relocate: bit 1 on 6.1, 6.12 and 6.18, bit 2 on 6.4. Its
+ * value comes from the kernel's BTF, written before load into the
+ * object's read-only bio_cloned_flag (trace.bpf.h), if the object has it.
+ */
+static void set_bio_cloned_flag(struct bpf_object *obj, const struct btf *vmlinux)
+{
+	const struct btf *btf = bpf_object__btf(obj);
+	struct bpf_map *map;
+	int bit = -1;
+
+	for (__u32 id = 1; id < btf__type_cnt(vmlinux) && bit < 0; id++) {
+		const struct btf_type *t = btf__type_by_id(vmlinux, id);
+		const struct btf_enum *e = btf_enum(t);
+
+		if (!btf_is_enum(t))
+			continue;
+		for (int i = 0; i < btf_vlen(t); i++, e++)
+			if (!strcmp(btf__name_by_offset(vmlinux, e->name_off), "BIO_CLONED"))
+				bit = e->val;
+	}
+	if (bit < 0 || bit > 31 || !btf)
+		return;
+	bpf_object__for_each_map(map, obj) {
+		const struct btf_type *sec;
+		const struct btf_var_secinfo *v;
+		size_t size;
+		char *data;
+		int id;
+
+		if (!bpf_map__is_internal(map) || !strstr(bpf_map__name(map), ".rodata"))
+			continue;
+		id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
+		/* writable before load (libbpf 1.1 says const; the skeleton writes it) */
+		data = (char *)bpf_map__initial_value(map, &size);
+		if (id < 0 || !data)
+			return;
+		sec = btf__type_by_id(btf, id);
+		v = btf_var_secinfos(sec);
+		for (int i = 0; i < btf_vlen(sec); i++, v++) {
+			const struct btf_type *var = btf__type_by_id(btf, v->type);
+
+			if (!strcmp(btf__name_by_offset(btf, var->name_off), "bio_cloned_flag") &&
+			    v->offset + sizeof(__u32) <= size)
+				*(__u32 *)(data + v->offset) = 1U << bit;
+		}
+	}
+}
+
 int doors_select(struct doors *d, struct bpf_object *obj,
 		 const struct probe_point *const *points, int n, enum door want)
 {
@@ -272,6 +322,7 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 	}
 	bpf_object__for_each_program(prog, obj)
 		bpf_program__set_autoload(prog, false);
+	set_bio_cloned_flag(obj, btf);
 
 	for (int i = 0; i < n && !err; i++) {
 		const struct probe_point *p = points[i];
@@ -552,8 +603,10 @@ static __u64 recursion_misses(struct doors *d)
  * Starts never seen to complete: what is left in the stage's "start" map
  * (bio or request -> start record) once the doors are shut. I/O still in
  * flight at exit lands here too; anything more is a completion we missed.
- * Stages 03-07 keep it in an array (common/start.bpf.h): a slot whose
- * first 8 bytes, its key, are not 0 is taken. stage00 uses a hash map.
+ * Stages 00 and 03-07 keep it in a hash map: one entry per start. The
+ * overhead lab's stage 03 keeps it in an array
+ * (bench/stage03_array_map/start.bpf.h): a slot whose first 8 bytes, its
+ * key, are not 0 is taken.
  */
 static __u64 unfinished(struct doors *d)
 {

@@ -15,6 +15,8 @@
 /* Set by the loader before load; the verifier then drops dead branches. */
 const volatile bool quiet = false;	/* -q: no bpf_printk at all */
 const volatile __u32 targ_dev = 0;	/* -d: kernel dev_t of the disk, 0 = all */
+/* BIO_CLONED in bio->bi_flags, from the kernel's BTF (common/doors.c) */
+const volatile __u32 bio_cloned_flag = 1U << 1;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

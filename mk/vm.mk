@@ -13,13 +13,13 @@ VM_KERNEL ?= $(firstword $(VM_KERNELS))
 export VM_KERNELS
 
 .PHONY: vm vm-shell vm-test vm-image
-vm: all helpers
+vm: all helpers solutions bench-build
 	@scripts/vm/build.sh $(VM_KERNELS)
 
 vm-shell: vm
 	@scripts/vm/run.sh -k $(VM_KERNEL) shell
 
-vm-test: all helpers
+vm-test: all helpers solutions bench-build
 	@VM_KERNELS="$(VM_KERNELS)" tests/run.sh -v tests/vm.t tests/vm_power.t
 
 vm-image: vm

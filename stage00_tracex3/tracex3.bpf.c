@@ -33,7 +33,7 @@ static __always_inline int on_start(void *ctx, struct request *rq)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)rq;
-	long err;
+	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 
 	/* BPF_NOEXIST: a request still there was requeued, or its end was missed */
 	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);

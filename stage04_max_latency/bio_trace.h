@@ -3,12 +3,6 @@
 #ifndef __BIO_TRACE_H
 #define __BIO_TRACE_H
 
-/* What submit knew about a bio: its time. */
-struct start_rec {
-	__u64 key;		/* struct bio *, 0 = free slot */
-	__u64 ts;		/* submit time, ns */
-};
-
 /*
  * The slowest bio a CPU has completed. One record, written whole by the
  * completion handler, so bio and times always belong together.

@@ -5,7 +5,6 @@
 
 /* What submit knew about a bio: its time, and where it goes. */
 struct start_rec {
-	__u64 key;		/* struct bio *, 0 = free slot */
 	__u64 ts;		/* submit time, ns */
 	__u64 sector;		/* first sector, 512-byte units, at submit */
 	__u32 size;		/* bytes, at submit */

@@ -5,7 +5,6 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "doors.bpf.h"
-#include "start.bpf.h"
 
 /*
  * Lesson#7: the same map, another section of the stack. A request is
@@ -13,16 +12,13 @@
  * takes it. Keyed by the request's address; blk-mq preallocates one
  * request per tag, so the addresses repeat all the time.
  */
-struct start_rec {
-	u64 key;	/* struct request *, 0 = free slot */
-	u64 ts;		/* start time, ns */
-};
+#define MAX_INFLIGHT 16384
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, START_SLOTS);
-	__type(key, u32);
-	__type(value, struct start_rec);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, u64);	/* struct request * */
+	__type(value, u64);	/* start time, ns */
 } start SEC(".maps");
 
 /* Where the request ends on this kernel, set by the loader for the lines. */
@@ -32,19 +28,17 @@ const volatile char done_name[32] = "request end";
 static __always_inline int on_start(void *ctx, struct request *rq)
 {
 	u64 ts = bpf_ktime_get_ns();
-	u64 key = start_key(rq);
-	struct start_rec *sr;
-	bool stale;
+	u64 key = (u64)rq;
+	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 
-	sr = start_claim(&start, key, &stale);
-	if (!sr) {
-		stat_inc(STAT_MAP_FULL);
-		return 0;
-	}
-	/* still there: the request was requeued, or its end was missed */
-	if (stale)
+	/* BPF_NOEXIST: a start still there was requeued, or its end was missed */
+	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
+	if (err == -EEXIST) {
 		stat_inc(STAT_STALE);
-	sr->ts = ts;
+		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	}
+	if (err)
+		stat_inc(STAT_MAP_FULL);
 	if (!quiet)
 		bpf_printk("blk_mq_start_request(rq=0x%llx) is called!", key);
 	return 0;
@@ -53,12 +47,11 @@ RQ_START_DOORS(on_start)
 
 static __always_inline int on_done(void *ctx, struct request *rq)
 {
-	u64 key = start_key(rq);
-	struct start_rec *sr;
-	u64 ts;
+	u64 key = (u64)rq;
+	u64 *tsp, ts;
 
-	sr = start_find(&start, key);
-	if (!sr) {
+	tsp = bpf_map_lookup_elem(&start, &key);
+	if (!tsp) {
 		/* started before we attached */
 		stat_inc(STAT_NO_START);
 		return 0;
@@ -67,10 +60,10 @@ static __always_inline int on_done(void *ctx, struct request *rq)
 		ts = bpf_ktime_get_ns();
 		bpf_printk("%s(rq=0x%llx) is called!", done_name, key);
 		bpf_printk("blk_mq_start_request() -> %s() time duration: %llu ns",
-			   done_name, ts - sr->ts);
+			   done_name, ts - *tsp);
 	}
-	/* Free the slot on completion, or the map fills and later requests are lost. */
-	start_release(sr, key);
+	/* Delete on completion, or the map fills and later requests are lost. */
+	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
 RQ_DONE_DOORS(on_done)

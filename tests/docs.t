@@ -4,7 +4,8 @@
 # README has the workbook's sections and a sample run whose lines the
 # stage can print, troubleshooting quotes messages our programs print,
 # links resolve, and make diff shows each stage adding only its own
-# capability. Host only: it needs the repository and make.
+# capability (and is what a README quotes of it). Host only: it needs
+# the repository and make.
 . "$(dirname "$0")/lib.sh"
 [ -e "$ROOT/.git" ] || skip_all "host only: needs the git checkout (not in the VM)"
 command -v make >/dev/null 2>&1 || skip_all "host only: needs make"
@@ -205,7 +206,7 @@ fi
 
 # --- relative links in the workbook's Markdown resolve
 bad=0
-for f in README.md docs/*.md stage*/README.md solutions/README.md; do
+for f in README.md docs/*.md stage*/README.md solutions/README.md bench/*/README.md; do
 	[ -f "$f" ] || continue
 	d=$(dirname "$f")
 	for l in $(grep -o '](\([^)#:]*\))' "$f" | sed 's/^](//; s/)$//'); do
@@ -267,5 +268,18 @@ for n in 00 02 03 04 05 06 07 08 09; do
 	check "make diff STAGE=$n: $lines changed lines, at most $max" test "$lines" -le "$max"
 	check "make diff STAGE=$n: the change is about '$word'" \
 		sh -c "grep '^+' '$T_TMP/d' | grep -qi '$word'"
+done
+
+# What changed may quote the diff (```diff blocks): every line quoted
+# must be one of make diff's, so the quote cannot drift from the code.
+for dir in stage[0-9][0-9]_*; do
+	[ -f "$dir/README.md" ] || continue
+	section "$dir/README.md" "What changed" | blocks diff | grep -vx '\.\.\.' >"$T_TMP/quote"
+	[ -s "$T_TMP/quote" ] || continue
+	n=$(echo "$dir" | sed 's/^stage\([0-9]*\)_.*/\1/')
+	make -s diff STAGE="$n" >"$T_TMP/d" 2>&1
+	grep -vxF -f "$T_TMP/d" "$T_TMP/quote" | sed 's/^/#   not in make diff: /'
+	check "$dir: What changed quotes make diff STAGE=$n line for line" \
+		sh -c "! grep -qvxF -f '$T_TMP/d' '$T_TMP/quote'"
 done
 done_testing

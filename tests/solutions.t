@@ -97,17 +97,6 @@ if run_sol stage03_linear_hist -i 1; then
 	is "$sum" 5 "$t: intervals hold the 5 bios once each"
 fi
 
-# stage03: the textbook hash map gives the stage's own answers
-t="solutions/stage03_hash_map"
-if run_sol stage03_hash_map; then
-	io "/dev/$DEV" 0 8 16 24 100 2048
-	io -w "/dev/$DEV" 4000 5000
-	stop
-	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
-	is "$(grep -c 'time duration: [1-9][0-9]* ns$' "$T_TMP/out")" 8 "$t: 8 latencies for 8 issued bios"
-	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
-fi
-
 # stage06: a stack for 1 bio in K. Of the N reads bio_io issues one after
 # the other, the 1st, (K+1)th, (2K+1)th ... are sampled: ceil(N / K)
 # stacks, whatever the CPUs that submitted them. The 10th read is the slow

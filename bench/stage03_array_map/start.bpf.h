@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The start map of stages 03-07: what was known when an I/O started
- * (its time, sector ...), found again by the I/O's address when it ends.
+ * The overhead lab's start map (bench/stage03_array_map; README.md there):
+ * what was known when an I/O started (its time ...), found again by the
+ * I/O's address when it ends. Stages 03-07 use a BPF_MAP_TYPE_HASH.
  *
- * It is a hash table in a BPF array map, not a BPF_MAP_TYPE_HASH. On the
- * workbook's host an insert into a BPF hash map costs ~170 ns (a free
- * element off a per-CPU list, a bucket lock with interrupts off) and the
- * delete ~75 ns more: with the lookup, ~300 of stage 03's 550 ns per I/O and
- * 5 points of IOPS on a fast disk (docs/overhead.md). An array lookup is a
- * few inlined instructions and takes no lock; the price is that the
- * program does the hashing itself:
+ * This one is a hash table in a BPF array map. On the workbook's host an
+ * insert into a BPF hash map costs ~170 ns (a free element off a per-CPU
+ * list, a bucket lock with interrupts off) and the delete ~75 ns more:
+ * with the lookup, ~300 of stage 03's 550 ns per I/O and 5 points of IOPS
+ * on a fast disk (docs/overhead.md). An array lookup is a few inlined
+ * instructions and takes no lock; the price is that the program does the
+ * hashing itself:
  *
  *   - an address hashes to a slot; if that one is taken, the next of
  *     START_PROBES slots (linear probing). None free: the map is full.
  *   - a slot is claimed with an atomic compare-and-swap of its key (two
  *     CPUs may start I/O at once) and freed by swapping it back to 0.
  *
- * A stage's value type starts with "__u64 key" (0 = free slot); the stage
+ * The value type starts with "__u64 key" (0 = free slot); the program
  * declares the map itself:
  *
  *	struct {

@@ -140,6 +140,7 @@ workbook_files() (
 	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 \
 		stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
 		solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/*.c \
+		bench/*/bio_trace bench/*/README.md \
 		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/* \
 		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"

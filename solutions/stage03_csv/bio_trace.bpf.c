@@ -10,23 +10,24 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "doors.bpf.h"
-#include "start.bpf.h"
 #include "bio_trace.h"
 
 /* include/linux/blk_types.h: the operation is the low REQ_OP_BITS (8) of bi_opf */
 #define REQ_OP_LOW_BITS 0xff
 
-struct start_rec {
-	u64 key;	/* struct bio *, 0 = free slot */
-	u64 ts;		/* submit time, ns */
-};
+/*
+ * Lesson#3: a map remembers when each bio was submitted, keyed by the
+ * bio's address: insert at submit, look up and delete at completion.
+ * Sized for the bios a fast machine has in flight at once (an NVMe disk:
+ * queues x 1023 tags); a full map is counted.
+ */
+#define MAX_INFLIGHT 16384
 
-/* The start map of stage 03 (common/start.bpf.h). */
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, START_SLOTS);
-	__type(key, u32);
-	__type(value, struct start_rec);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, u64);	/* struct bio * */
+	__type(value, u64);	/* submit time, ns */
 } start SEC(".maps");
 
 struct {
@@ -36,22 +37,21 @@ struct {
 
 __u64 rows_lost = 0;	/* ring buffer full: read by the user side */
 
+/* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_submit(void *ctx, struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
-	u64 key = start_key(bio);
-	struct start_rec *sr;
-	bool stale;
+	u64 key = (u64)bio;
+	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 
-	sr = start_claim(&start, key, &stale);
-	if (!sr) {
-		stat_inc(STAT_MAP_FULL);
-		return 0;
-	}
-	/* still there: a start whose completion was missed */
-	if (stale)
+	/* BPF_NOEXIST: a start still there is one whose completion was missed */
+	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
+	if (err == -EEXIST) {
 		stat_inc(STAT_STALE);
-	sr->ts = ts;
+		err = bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	}
+	if (err)
+		stat_inc(STAT_MAP_FULL);
 	return 0;
 }
 BIO_SUBMIT_DOORS(on_submit)
@@ -59,26 +59,28 @@ BIO_SUBMIT_DOORS(on_submit)
 static __always_inline int on_done(void *ctx, struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
-	u64 key = start_key(bio);
+	u64 key = (u64)bio;
 	struct csv_row *row;
-	struct start_rec *sr;
+	u64 *tsp;
 
-	sr = start_find(&start, key);
-	if (!sr) {
+	tsp = bpf_map_lookup_elem(&start, &key);
+	if (!tsp) {
+		/* submitted before we attached */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
 	row = bpf_ringbuf_reserve(&rows, sizeof(*row), 0);
 	if (row) {
 		row->done_ns = ts;
-		row->latency_ns = ts - sr->ts;
+		row->latency_ns = ts - *tsp;
 		/* op_is_write(): odd operations (write, discard …) write */
 		row->write = BPF_CORE_READ(bio, bi_opf) & REQ_OP_LOW_BITS & 1;
 		bpf_ringbuf_submit(row, 0);
 	} else {
 		__sync_fetch_and_add(&rows_lost, 1);
 	}
-	start_release(sr, key);
+	/* Delete on completion, or the map fills and later bios are lost. */
+	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
 BIO_DONE_DOORS(on_done)

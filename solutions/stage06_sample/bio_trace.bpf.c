@@ -8,19 +8,20 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "doors.bpf.h"
-#include "start.bpf.h"
 #include "bio_trace.h"
 
 /*
  * Lesson#3: a map remembers when each bio was submitted, keyed by the
- * bio's address. It is a hash table in an array map (common/start.bpf.h
- * says why not BPF_MAP_TYPE_HASH: cost): START_SLOTS slots, room for
- * thousands of bios in flight; a full map is counted.
+ * bio's address: insert at submit, look up and delete at completion.
+ * Sized for the bios a fast machine has in flight at once (an NVMe disk:
+ * queues x 1023 tags); a full map is counted.
  */
+#define MAX_INFLIGHT 16384
+
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, START_SLOTS);
-	__type(key, u32);
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, u64);	/* struct bio * */
 	__type(value, struct start_rec);
 } start SEC(".maps");
 
@@ -76,9 +77,8 @@ __u64 sampled;		/* bios whose stack was taken */
 static __always_inline int on_submit(void *ctx, struct bio *bio)
 {
 	struct start_rec rec = { .ts = bpf_ktime_get_ns() };
-	u64 key = start_key(bio);
-	struct start_rec *sr;
-	bool stale;
+	u64 key = (u64)bio;
+	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 
 	/*
 	 * Lesson#5: where the bio goes, read now: completion advances
@@ -101,16 +101,14 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 	} else {
 		rec.stack_id = STACK_NOT_SAMPLED;
 	}
-	sr = start_claim(&start, key, &stale);
-	if (!sr) {
-		stat_inc(STAT_MAP_FULL);
-		return 0;
-	}
-	/* still there: a start whose completion was missed */
-	if (stale)
+	/* BPF_NOEXIST: a start still there is one whose completion was missed */
+	err = bpf_map_update_elem(&start, &key, &rec, BPF_NOEXIST);
+	if (err == -EEXIST) {
 		stat_inc(STAT_STALE);
-	rec.key = key;
-	*sr = rec;
+		err = bpf_map_update_elem(&start, &key, &rec, BPF_ANY);
+	}
+	if (err)
+		stat_inc(STAT_MAP_FULL);
 	if (!quiet) {
 		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);
 		if (rec.stack_id != STACK_NOT_SAMPLED)
@@ -152,12 +150,12 @@ static __always_inline void keep_max(u64 key, struct start_rec *sr, u64 ts)
 static __always_inline int on_done(void *ctx, struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
-	u64 key = start_key(bio);
+	u64 key = (u64)bio;
 	struct start_rec *sr;
 
-	sr = start_find(&start, key);
+	sr = bpf_map_lookup_elem(&start, &key);
 	if (!sr) {
-		/* submitted before we attached, or split off after submit */
+		/* submitted before we attached */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
@@ -166,8 +164,8 @@ static __always_inline int on_done(void *ctx, struct bio *bio)
 		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
 	}
 	keep_max(key, sr, ts);
-	/* Free the slot on completion, or the map fills and later bios are lost. */
-	start_release(sr, key);
+	/* Delete on completion, or the map fills and later bios are lost. */
+	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
 BIO_DONE_DOORS(on_done)

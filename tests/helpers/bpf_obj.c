@@ -184,7 +184,7 @@ static int ids(const char *pid, const char *want_name, int quiet)
 	return want_name && !found;
 }
 
-/* A start map (common/start.bpf.h): an array of slots, key first. */
+/* An array start map (bench/stage03_array_map/start.bpf.h): slots, key first. */
 static int is_slot_array(const struct bpf_map_info *info)
 {
 	return info->type == BPF_MAP_TYPE_ARRAY && info->key_size == 4 &&
