@@ -27,7 +27,7 @@ else
 fi
 kernel=cloud
 out=
-limit=${VM_TIMEOUT:-900}
+limit=${VM_TIMEOUT:-2400}
 
 usage() {
 	echo "usage: run.sh [-k KERNEL] [-o DIR] [-t SECONDS] [shell|test]" >&2

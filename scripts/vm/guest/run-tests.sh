@@ -8,7 +8,7 @@ WB=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$WB/tests/lib.sh"
 ROOT=$WB
 BIN=$ROOT/tests/bin
-limit=${VM_TEST_LIMIT:-300}
+limit=${VM_TEST_LIMIT:-900}
 
 # The host measures boot-to-first-test by this first line's arrival.
 diag "kernel $(uname -r), first test $(cut -d' ' -f1 /proc/uptime) s after boot"
