@@ -17,8 +17,7 @@ enum { OPT_DURATION = 0x100 };
 
 static const struct argp_option common_options[] = {
 	{ "attach", 'a', "DOOR", 0,
-	  "Door into the kernel: auto (default), kprobe, fentry, tracepoint "
-	  "(raw_tp: the tracepoint door without BTF typing)", 1 },
+	  "Door into the kernel: auto (default), fentry, kprobe or tracepoint", 1 },
 	{ "disk", 'd', "DISK", 0, "Trace this disk only (e.g. loop0, /dev/sda)", 1 },
 	{ "duration", OPT_DURATION, "SECONDS", 0,
 	  "Stop after SECONDS and print the summary", 1 },
@@ -76,7 +75,7 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'a':
 		if (door_from_name(arg, &env.door))
-			argp_error(state, "unknown door '%s' (auto, kprobe, fentry, tracepoint, raw_tp)",
+			argp_error(state, "unknown door '%s' (auto, fentry, kprobe, tracepoint)",
 				   arg);
 		break;
 	case 'd':

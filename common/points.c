@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The probe points of the workbook: the kernel functions the seed probed
- * (kprobe/fentry doors) and the tracepoints that mark the same event. The
- * BPF side generates the matching programs with the macros in doors.bpf.h.
+ * (kprobe and fentry doors) and the tracepoints that mark the same event
+ * (tracepoint door). A stage writes one program per door and point, with
+ * the function or tracepoint in its SEC(): SEC("fentry/submit_bio").
  */
 #include "doors.h"
 #include "stats.h"
@@ -10,19 +11,20 @@
 /* block/blk-core.c: submit_bio(); tracepoint in submit_bio_noacct_nocheck() */
 const struct probe_point point_submit_bio = {
 	.name = "submit_bio",
-	.funcs = { "submit_bio" },
-	.tps = { { "submit_bio", "block_bio_queue" } },
+	.func = "submit_bio",
+	.tps = { "block_bio_queue" },
 	.stat = STAT_SUBMIT,
 };
 
-/* block/bio.c: bio_endio(); tracepoints in blk_update_request() and bio_endio() */
+/*
+ * block/bio.c: bio_endio(). No tracepoint fires in it for request-based
+ * disks: they end their bios in blk_update_request(), which fires
+ * block_rq_complete; bio-based ones (zram, dm) fire block_bio_complete.
+ */
 const struct probe_point point_bio_endio = {
 	.name = "bio_endio",
-	.funcs = { "bio_endio" },
-	.tps = {
-		{ "bio_endio_rq", "block_rq_complete" },
-		{ "bio_endio_bio", "block_bio_complete" },
-	},
+	.func = "bio_endio",
+	.tps = { "block_rq_complete", "block_bio_complete" },
 	.stat = STAT_DONE,
 };
 
@@ -32,8 +34,8 @@ const struct probe_point point_bio_endio = {
  */
 const struct probe_point point_rq_start = {
 	.name = "rq_start",
-	.funcs = { "blk_mq_start_request" },
-	.tps = { { "rq_start", "block_rq_issue" } },
+	.func = "blk_mq_start_request",
+	.tps = { "block_rq_issue" },
 	.stat = STAT_RQ_START,
 };
 
@@ -48,9 +50,9 @@ const struct probe_point point_rq_start = {
  */
 const struct probe_point point_rq_done = {
 	.name = "rq_done",
-	.funcs = { "blk_update_request" },
-	.tps = { { "rq_done", "block_rq_complete" } },
-	.also = { "rq_done_batch", "blk_mq_end_request_batch" },
+	.func = "blk_update_request",
+	.also = "blk_mq_end_request_batch",
+	.tps = { "block_rq_complete" },
 	.stat = STAT_RQ_DONE,
 };
 
@@ -63,15 +65,15 @@ const struct probe_point point_rq_done = {
  */
 const struct probe_point point_filemap_get_pages = {
 	.name = "filemap_get_pages",
-	.funcs = { "filemap_get_pages" },
-	.tps = { { "filemap_get_pages", "mm_filemap_get_pages" } },
+	.func = "filemap_get_pages",
+	.tps = { "mm_filemap_get_pages" },
 	.stat = STAT_LOOKUP,
 };
 
 /* mm/filemap.c: __filemap_add_folio(), every page entering the cache. */
 const struct probe_point point_filemap_add_folio = {
 	.name = "filemap_add_folio",
-	.funcs = { "__filemap_add_folio" },
-	.tps = { { "filemap_add_folio", "mm_filemap_add_to_page_cache" } },
+	.func = "__filemap_add_folio",
+	.tps = { "mm_filemap_add_to_page_cache" },
 	.stat = STAT_ADD,
 };

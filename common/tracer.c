@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "summary.h"
 #include "tracer.h"
 
 static volatile sig_atomic_t exiting;
@@ -127,7 +128,7 @@ int tracer_run(struct tracer *t)
 
 void tracer_summary(struct tracer *t)
 {
-	doors_print_summary(&t->doors, stdout, trace_lost(&t->tr));
+	summary_print(&t->doors, stdout, trace_lost(&t->tr));
 	fflush(stdout);
 }
 

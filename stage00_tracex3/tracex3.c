@@ -174,7 +174,6 @@ int main(int argc, char **argv)
 	struct tracer t = TRACER_INIT("tracex3");
 	struct view v = {};
 	struct tracex3_bpf *skel;
-	const struct door_choice *done;
 	int err;
 
 	parse_args(&argp, argc, argv, NULL);
@@ -220,9 +219,8 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	done = &t.doors.choice[1];
 	printf("Request latency: blk_mq_start_request -> %s, log2 slots of usecs\n",
-	       done->door >= DOOR_TRACEPOINT ? point_rq_done.tps[0].tp : done->func);
+	       doors_target(&t.doors, 1));
 	t.interval_ms = opts.interval * 1000;
 	t.tick = tick;
 	t.arg = &v;

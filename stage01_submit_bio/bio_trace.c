@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 01: print the time of every submit_bio() call. */
+/* bio_trace, the user side: options, open, load, attach, run, summary. */
 #include <stdio.h>
 #include <string.h>
 #include "tracer.h"

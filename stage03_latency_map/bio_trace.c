@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 03: the latency of each bio, from submit_bio() to bio_endio(). */
+/* bio_trace, the user side: options, open, load, attach, run, summary. */
 #include <stdio.h>
 #include <string.h>
 #include "tracer.h"

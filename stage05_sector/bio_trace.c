@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 05: the slowest bio from submit_bio() to bio_endio(), and its sector. */
+/* bio_trace, the user side: options, open, load, attach, run, summary. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Stage 06: the slowest bio, its sector, and the kernel stack that submitted it. */
+/* bio_trace, the BPF side: its maps, its handlers, one program per door. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "doors.bpf.h"
+#include "trace.bpf.h"
+#include "disk.bpf.h"
+#include "bio_end.bpf.h"
 #include "bio_trace.h"
+
+/* Set by the user side before load; the verifier then drops dead branches. */
+const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
  * Lesson#3: a map remembers when each bio was submitted, keyed by the
@@ -24,8 +30,8 @@ struct {
 
 /*
  * Lesson#4: the slowest bio so far, records per CPU. Each CPU only writes
- * its own, so no lock is needed (bpf_spin_lock is refused in kprobe,
- * tracepoint and raw_tp programs); user space merges them all.
+ * its own, so no lock is needed (bpf_spin_lock is refused in kprobe
+ * and tracepoint programs); user space merges them all.
  *
  * One record per nesting level: in the tracepoint door the two completion
  * programs (block_rq_complete, block_bio_complete) are different programs,
@@ -70,6 +76,7 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 	u64 key = (u64)bio;
 	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 
+	stat_inc(STAT_SUBMIT);
 	/*
 	 * Lesson#5: where the bio goes, read now: completion advances
 	 * bi_iter past the data done, so bi_sector is no longer the start.
@@ -92,7 +99,6 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);
 	return 0;
 }
-BIO_SUBMIT_DOORS(on_submit)
 
 /* A new maximum replaces the whole record: bio and times stay a pair. */
 static __always_inline void keep_max(u64 key, struct start_rec *sr, u64 ts)
@@ -123,12 +129,13 @@ static __always_inline void keep_max(u64 key, struct start_rec *sr, u64 ts)
 	(*depth)--;
 }
 
-static __always_inline int on_done(void *ctx, struct bio *bio)
+static __always_inline int on_done(struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)bio;
 	struct start_rec *sr;
 
+	stat_inc(STAT_DONE);
 	sr = bpf_map_lookup_elem(&start, &key);
 	if (!sr) {
 		/* submitted before we attached */
@@ -144,6 +151,94 @@ static __always_inline int on_done(void *ctx, struct bio *bio)
 	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
-BIO_DONE_DOORS(on_done)
+
+/*
+ * Each bio the tracepoint door's walk of rq->bio ends (rq_end_bios()):
+ * a global function, so the verifier checks it once, not once per round.
+ */
+__noinline int on_done_walked(u64 bio)
+{
+	return on_done((struct bio *)bio);
+}
+
+/*
+ * Lesson#2: the doors, one program each; the loader keeps one door per
+ * probe point and switches the others off before load. A kprobe program
+ * gets the argument as a plain number and reads its fields with
+ * BPF_CORE_READ() (the _core helpers); fentry and tp_btf programs get a
+ * BTF-typed pointer and read fields with plain loads.
+ */
+SEC("kprobe/submit_bio")
+int BPF_KPROBE(submit_bio_kprobe, struct bio *bio)
+{
+	if (targ_dev && bio_dev_core(bio) != targ_dev)
+		return 0;
+	return bio_split_part_core(bio) ? 0 : on_submit(ctx, bio);
+}
+
+SEC("fentry/submit_bio")
+int BPF_PROG(submit_bio_fentry, struct bio *bio)
+{
+	if (targ_dev && bio_dev(bio) != targ_dev)
+		return 0;
+	return bio_split_part(bio) ? 0 : on_submit(ctx, bio);
+}
+
+/* Fired in submit_bio_noacct_nocheck(), after the partition remap. */
+SEC("tp_btf/block_bio_queue")
+int BPF_PROG(block_bio_queue_btf, struct bio *bio)
+{
+	if (targ_dev && bio_dev(bio) != targ_dev)
+		return 0;
+	return bio_split_part(bio) ? 0 : on_submit(ctx, bio);
+}
+
+SEC("kprobe/bio_endio")
+int BPF_KPROBE(bio_endio_kprobe, struct bio *bio)
+{
+	if (targ_dev && bio_dev_core(bio) != targ_dev)
+		return 0;
+	if (bio_split_part_core(bio)) {
+		stat_inc(STAT_SPLIT_PART);	/* it ends with its bio */
+		return 0;
+	}
+	return on_done(bio);
+}
+
+SEC("fentry/bio_endio")
+int BPF_PROG(bio_endio_fentry, struct bio *bio)
+{
+	if (targ_dev && bio_dev(bio) != targ_dev)
+		return 0;
+	if (bio_split_part(bio)) {
+		stat_inc(STAT_SPLIT_PART);	/* it ends with its bio */
+		return 0;
+	}
+	return on_done(bio);
+}
+
+/* Request-based disks (loop, virtio, nvme): the bios this completion ends. */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	rq_end_bios(rq, nr_bytes, on_done_walked);
+	return 0;
+}
+
+/* Bio-based disks (zram, dm, md) end each bio with this tracepoint. */
+SEC("tp_btf/block_bio_complete")
+int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
+{
+	if (targ_dev && bio_dev(bio) != targ_dev)
+		return 0;
+	if (bio_split_part(bio)) {
+		stat_inc(STAT_SPLIT_PART);	/* it ends with its bio */
+		return 0;
+	}
+	return on_done(bio);
+}
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 06: the slowest bio, its sector, and the kernel stack that submitted it. */
+/* bio_trace, the user side: options, open, load, attach, run, summary. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Stage 06: what the BPF side and the user side of bio_trace share. */
+/* What the BPF side and the user side of bio_trace share. */
 #ifndef __BIO_TRACE_H
 #define __BIO_TRACE_H
 

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Stage 07: the latency of each request, from blk_mq_start_request() to its end. */
+/* bio_trace, the BPF side: its maps, its handlers, one program per door. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "doors.bpf.h"
+#include "trace.bpf.h"
+#include "disk.bpf.h"
+#include "bio_end.bpf.h"
+
+/* Set by the user side before load; the verifier then drops dead branches. */
+const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
  * Lesson#7: the same map, another section of the stack. A request is
@@ -25,12 +31,13 @@ struct {
 const volatile char done_name[32] = "request end";
 
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
-static __always_inline int on_start(void *ctx, struct request *rq)
+static __always_inline int on_start(struct request *rq)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)rq;
 	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 
+	stat_inc(STAT_RQ_START);
 	/* BPF_NOEXIST: a start still there was requeued, or its end was missed */
 	err = bpf_map_update_elem(&start, &key, &ts, BPF_NOEXIST);
 	if (err == -EEXIST) {
@@ -43,13 +50,12 @@ static __always_inline int on_start(void *ctx, struct request *rq)
 		bpf_printk("blk_mq_start_request(rq=0x%llx) is called!", key);
 	return 0;
 }
-RQ_START_DOORS(on_start)
-
-static __always_inline int on_done(void *ctx, struct request *rq)
+static __always_inline int on_done(struct request *rq)
 {
 	u64 key = (u64)rq;
 	u64 *tsp, ts;
 
+	stat_inc(STAT_RQ_DONE);
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp) {
 		/* started before we attached */
@@ -66,6 +72,92 @@ static __always_inline int on_done(void *ctx, struct request *rq)
 	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
-RQ_DONE_DOORS(on_done)
+/*
+ * Each request blk_mq_end_request_batch() ends (rq_batch_end()): a
+ * global function, so the verifier checks it once, not once per round.
+ */
+__noinline int on_done_batched(u64 rq)
+{
+	struct request *r = (struct request *)rq;
+
+	if (targ_dev && rq_dev_core(r) != targ_dev)
+		return 0;
+	return rq_ends_core(r, ~0U) ? on_done(r) : 0;
+}
+
+/*
+ * Lesson#2: the doors, one program each; the loader keeps one door per
+ * probe point and switches the others off before load. A kprobe program
+ * gets the argument as a plain number and reads its fields with
+ * BPF_CORE_READ() (the _core helpers); fentry and tp_btf programs get a
+ * BTF-typed pointer and read fields with plain loads.
+ */
+SEC("kprobe/blk_mq_start_request")
+int BPF_KPROBE(blk_mq_start_request_kprobe, struct request *rq)
+{
+	if (targ_dev && rq_dev_core(rq) != targ_dev)
+		return 0;
+	return on_start(rq);
+}
+
+SEC("fentry/blk_mq_start_request")
+int BPF_PROG(blk_mq_start_request_fentry, struct request *rq)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return on_start(rq);
+}
+
+/* Fired inside blk_mq_start_request() (since 5.11 with the request only). */
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(block_rq_issue_btf, struct request *rq)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return on_start(rq);
+}
+
+SEC("kprobe/blk_update_request")
+int BPF_KPROBE(blk_update_request_kprobe, struct request *rq, blk_status_t error,
+	       unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev_core(rq) != targ_dev)
+		return 0;
+	return rq_ends_core(rq, nr_bytes) ? on_done(rq) : 0;
+}
+
+SEC("fentry/blk_update_request")
+int BPF_PROG(blk_update_request_fentry, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq) : 0;
+}
+
+/* Fired at the top of blk_update_request(), and for each request of a batch. */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq) : 0;
+}
+
+/* NVMe ends requests in batches, without blk_update_request() (5.16+). */
+SEC("kprobe/blk_mq_end_request_batch")
+int BPF_KPROBE(blk_mq_end_request_batch_kprobe, struct io_comp_batch *iob)
+{
+	rq_batch_end(iob, on_done_batched);
+	return 0;
+}
+
+SEC("fentry/blk_mq_end_request_batch")
+int BPF_PROG(blk_mq_end_request_batch_fentry, struct io_comp_batch *iob)
+{
+	rq_batch_end(iob, on_done_batched);
+	return 0;
+}
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 07: the latency of each request, from blk_mq_start_request() to its end. */
+/* bio_trace, the user side: options, open, load, attach, run, summary. */
 #include <stdio.h>
 #include <string.h>
 #include "tracer.h"
@@ -29,7 +29,6 @@ int main(int argc, char **argv)
 {
 	struct tracer t = TRACER_INIT("bio_trace");
 	struct bio_trace_bpf *skel;
-	const struct door_choice *done;
 	int err;
 
 	parse_args(&argp, argc, argv, NULL);
@@ -54,9 +53,8 @@ int main(int argc, char **argv)
 		if (err)
 			goto cleanup;
 		/* The lines name the end this kernel offers: a function or the tracepoint. */
-		done = &t.doors.choice[1];
 		snprintf((char *)skel->rodata->done_name, sizeof(skel->rodata->done_name), "%s",
-			 done->door >= DOOR_TRACEPOINT ? point_rq_done.tps[0].tp : done->func);
+			 doors_target(&t.doors, 1));
 		err = bio_trace_bpf__load(skel);
 		if (!tracer_next_door(&t, err))
 			break;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 08: page-cache hits and misses of reads, counted per page. */
+/* pagecache_trace, the user side: options, open, load, attach, run, summary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

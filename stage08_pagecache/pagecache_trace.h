@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Stage 08: the page counters both sides of pagecache_trace share. */
+/* The page counters both sides of pagecache_trace share. */
 #ifndef __PAGECACHE_TRACE_H
 #define __PAGECACHE_TRACE_H
 

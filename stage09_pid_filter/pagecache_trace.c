@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 09: page-cache hits and misses of reads, for one process. */
+/* pagecache_trace, the user side: options, open, load, attach, run, summary. */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>

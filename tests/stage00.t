@@ -38,7 +38,7 @@ events() {	# events FILE: request ends the BPF side counted
 	sed -n 's/^Events: rq_start [0-9]*, rq_done \([0-9]*\)$/\1/p' "$1"
 }
 
-for door in $TEST_DOORS raw_tp; do
+for door in $TEST_DOORS; do
 	t="stage00 [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/${S03_DIR:-stage03_latency_map}/bio_trace
 N=${S03_NAME:-stage03}
-DOORS="$TEST_DOORS raw_tp"
+DOORS="$TEST_DOORS"
 need_bin "$S"
 need_bin "$BIN/bio_io"
 need_root

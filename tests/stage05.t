@@ -9,7 +9,7 @@ need_root
 slow_dev || skip_all "cannot make a scratch block device"
 [ "$SLOW_NS" -gt 0 ] || diag "no slowdown here (set TEST_SLOW_NS for TEST_DEV)"
 
-for door in $TEST_DOORS raw_tp; do
+for door in $TEST_DOORS; do
 	t="stage05 [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"

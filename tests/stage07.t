@@ -33,7 +33,7 @@ events() {
 	sed -n 's/^Events: rq_start \([0-9]*\), rq_done \([0-9]*\)$/\'"$2"'/p' "$1"
 }
 
-for door in $TEST_DOORS raw_tp; do
+for door in $TEST_DOORS; do
 	t="stage07 [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"

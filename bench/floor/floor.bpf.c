@@ -10,6 +10,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trace.bpf.h"
+#include "disk.bpf.h"
 #include "hist.h"
 
 /* Per-CPU slots: no atomic add, no cache line bouncing between CPUs. */
@@ -45,29 +46,22 @@ static __always_inline int on_rq_done(u64 io_start, u64 alloc)
 	return 0;
 }
 
+/* Set by the user side before load. */
+const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
+
 /*
- * tp_btf: rq is a BTF pointer, so its fields are plain loads, no helper
- * (the -d filter too: btf = true). A completion short of the request's remaining bytes
- * does not end it.
+ * tp_btf: rq is a BTF pointer, so its fields are plain loads, no helper.
+ * A completion short of the request's remaining bytes does not end it.
  */
-SEC("tp_btf")
-int BPF_PROG(tp_btf__rq_done, struct request *rq, blk_status_t error,
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	if (!rq_wanted(rq, true) || nr_bytes < rq->__data_len)
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	if (nr_bytes < rq->__data_len)
 		return 0;
 	return on_rq_done(rq->io_start_time_ns, rq->start_time_ns);
-}
-
-/* raw_tp (kernels without tp_btf): every read goes through a helper. */
-SEC("raw_tp")
-int BPF_PROG(raw_tp__rq_done, struct request *rq, blk_status_t error,
-	     unsigned int nr_bytes)
-{
-	if (!rq_wanted(rq, false) || nr_bytes < BPF_CORE_READ(rq, __data_len))
-		return 0;
-	return on_rq_done(BPF_CORE_READ(rq, io_start_time_ns),
-			  BPF_CORE_READ(rq, start_time_ns));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -14,7 +14,7 @@
 /* Only a tracepoint: there is no kernel function to put the other doors on. */
 static const struct probe_point point_floor = {
 	.name = "rq_done",
-	.tps = { { "rq_done", "block_rq_complete" } },
+	.tps = { "block_rq_complete" },
 	.stat = -1,	/* the histogram counts; a second counter costs time */
 };
 
@@ -76,7 +76,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
 			return 1;
 		}
-		skel->rodata->quiet = true;	/* it has no per-event lines */
 		skel->rodata->targ_dev = env.dev;
 		env.quiet = true;		/* so no trace instance is made */
 

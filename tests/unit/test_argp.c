@@ -135,6 +135,7 @@ static const struct bad_case bad[] = {
 	{ { "-a", "" }, "unknown door ''" },
 	{ { "-a", "KPROBE" }, "unknown door 'KPROBE'" },
 	{ { "--attach=kprobe,fentry" }, "unknown door 'kprobe,fentry'" },
+	{ { "--attach", "raw_tp" }, "unknown door 'raw_tp'" },	/* no kernel we support needs it */
 	{ { "--duration", "0" }, "--duration needs a positive number of seconds, not '0'" },
 	{ { "--duration", "-1" }, "--duration needs" },
 	{ { "--duration", "abc" }, "--duration needs" },
@@ -167,7 +168,6 @@ static const struct good_case good[] = {
 	{ { "-a", "kprobe" }, "door=kprobe " },
 	{ { "-afentry" }, "door=fentry " },
 	{ { "--attach=tracepoint" }, "door=tracepoint " },
-	{ { "--attach", "raw_tp" }, "door=raw_tp " },
 	{ { "-a", "kprobe", "-a", "auto" }, "door=auto " },	/* the last one wins */
 	{ { "--duration", "1.5" }, "door=auto disk=- dev=0 duration=1.5 " },
 	{ { "--duration=0.001" }, "door=auto disk=- dev=0 duration=0.001 " },

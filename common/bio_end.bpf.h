@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * When a bio or a request really ends. Most completions are plain; these
+ * helpers tell the odd ones apart, so that every bio and request is
+ * counted once, whatever path it takes:
+ *   bio_split_part()      a piece bio_split() cut off: not a bio of its own
+ *   rq_flush_data_step()  a write's first end in a flush sequence: not its end
+ *   rq_end_bios()         the tracepoint door's walk of rq->bio
+ *   rq_ends()             a request's end, once
+ *   rq_batch_end()        the requests a driver ends in one batch (NVMe)
+ * As in disk.bpf.h, a _core variant reads with BPF_CORE_READ() for kprobe
+ * programs; the plain one is for fentry and tp_btf programs.
+ */
+#ifndef __BIO_END_BPF_H
+#define __BIO_END_BPF_H
+
+#include "trace.bpf.h"
+
+/*
+ * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
+ * which CO-RE cannot relocate: bit 1 on 6.1, 6.12 and 6.18, bit 2 on 6.4.
+ * The loader writes the running kernel's value here (common/doors.c).
+ */
+const volatile __u32 bio_cloned_flag = 1U << 1;
+
+/*
+ * The kernel's callbacks that mark the odd cases. libbpf writes their
+ * addresses from /proc/kallsyms before load; __weak leaves 0 on a kernel
+ * without one, and then no case is odd.
+ */
+extern const void bio_chain_endio __ksym __weak;
+extern const void mq_flush_data_end_io __ksym __weak;
+
+/*
+ * A bio larger than the disk takes (max_sectors_kb) is cut by bio_split():
+ * the front parts are clones chained to the rest (bi_end_io is
+ * bio_chain_endio), sent on without block_bio_queue or submit_bio(). Their
+ * ends count toward the bio they were cut from, which ends with its own
+ * last part. A few callers do submit such parts (the XFS log, dm-cache),
+ * so they are skipped at submit too. Bios a caller chains itself (a large
+ * discard) are each submitted, and are no clones.
+ */
+static __always_inline bool bio_split_part(struct bio *bio)
+{
+	return &bio_chain_endio && bio->bi_end_io == (void *)&bio_chain_endio &&
+	       (bio->bi_flags & bio_cloned_flag);
+}
+
+static __always_inline bool bio_split_part_core(struct bio *bio)
+{
+	return &bio_chain_endio &&
+	       BPF_CORE_READ(bio, bi_end_io) == (void *)&bio_chain_endio &&
+	       (BPF_CORE_READ(bio, bi_flags) & bio_cloned_flag);
+}
+
+/*
+ * A write with PREFLUSH or FUA on a disk with a volatile write cache and
+ * no FUA (a loop device; many SATA and virtio disks) goes through the
+ * flush state machine (block/blk-flush.c). Its request is ended once for
+ * its data step, with rq->end_io = mq_flush_data_end_io and its bios
+ * advanced but not ended, then again when the flushes after it are done,
+ * with rq->bio put back. Only that last end is the request's (and its
+ * bios'). The flush request itself (REQ_OP_FLUSH) ends once.
+ */
+static __always_inline bool rq_flush_data_step(struct request *rq)
+{
+	return &mq_flush_data_end_io && rq->end_io == (void *)&mq_flush_data_end_io;
+}
+
+static __always_inline bool rq_flush_data_step_core(struct request *rq)
+{
+	return &mq_flush_data_end_io &&
+	       BPF_CORE_READ(rq, end_io) == (void *)&mq_flush_data_end_io;
+}
+
+/* A loop request can merge hundreds of bios (max_sectors_kb 1280 = 320 pages). */
+#define BIO_WALK_MAX 512
+
+/*
+ * The tracepoint door's bio ends (tp_btf/block_rq_complete). There is no
+ * tracepoint in bio_endio(): a request-based disk (loop, virtio, nvme)
+ * ends its bios from blk_update_request(rq, error, nr_bytes), which fires
+ * block_rq_complete and clears the bios' trace flag, so
+ * block_bio_complete never fires for them. The bios it ends are those at
+ * the head of rq->bio whose bytes nr_bytes covers; a bio only partly done
+ * ends in a later call.
+ *
+ * rq_end_bios() calls end(bio) for each, with the bio's address as a
+ * number; a part of a split bio is counted, not ended. end is the stage's
+ * own global (not static) function: the verifier checks it once, not once
+ * per round of this loop, and a global function takes numbers, not BTF
+ * pointers, so the walk reads with BPF_CORE_READ().
+ */
+static __always_inline void rq_end_bios(struct request *rq, unsigned int nr_bytes,
+					int (*end)(u64 bio))
+{
+	u64 bio;
+	__u32 size;
+	int i;
+
+	if (rq_flush_data_step(rq))	/* its bios end later */
+		return;
+	bio = (u64)BPF_CORE_READ(rq, bio);
+	for (i = 0; i < BIO_WALK_MAX && bio; i++) {
+		size = BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
+		if (size > nr_bytes)	/* partly done: it ends later */
+			return;
+		nr_bytes -= size;
+		if (bio_split_part_core((struct bio *)bio))
+			stat_inc(STAT_SPLIT_PART);
+		else
+			end(bio);
+		bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
+	}
+	if (bio)
+		stat_inc(STAT_WALK_CUT);
+}
+
+/*
+ * The end of a started request, once. blk_update_request(rq, error,
+ * nr_bytes) and block_rq_complete (which fires at its top) come for
+ * every piece of a partial completion: only the one whose nr_bytes
+ * covers what is left (rq->__data_len, lowered after) ends the request.
+ * A request the flush machinery ends without a driver ever starting it
+ * (an empty flush) is still MQ_RQ_IDLE: no start, so no end either. And
+ * a write's flush data step is not its end.
+ */
+static __always_inline bool rq_ends(struct request *rq, unsigned int nr_bytes)
+{
+	return nr_bytes >= rq->__data_len && rq->state != MQ_RQ_IDLE &&
+	       !rq_flush_data_step(rq);
+}
+
+static __always_inline bool rq_ends_core(struct request *rq, unsigned int nr_bytes)
+{
+	return nr_bytes >= BPF_CORE_READ(rq, __data_len) &&
+	       BPF_CORE_READ(rq, state) != MQ_RQ_IDLE && !rq_flush_data_step_core(rq);
+}
+
+/* Before 6.13 a batch's requests were a bare list head, not struct rq_list. */
+struct io_comp_batch___pre613 {
+	struct request *req_list;
+} __attribute__((preserve_access_index));
+
+/* NVMe ends up to a whole completion queue in one batch. */
+#define RQ_BATCH_MAX 1024
+
+/*
+ * A driver that ends requests in batches (NVMe, 5.16+) calls
+ * blk_mq_end_request_batch(iob) without blk_update_request():
+ * block_rq_complete fires for each there, but the function doors must
+ * walk the batch's list. rq_batch_end() calls end(rq) for each request,
+ * as a number: end is the stage's global function, as in rq_end_bios().
+ */
+static __always_inline void rq_batch_end(struct io_comp_batch *iob, int (*end)(u64 rq))
+{
+	struct io_comp_batch___pre613 *old = (void *)iob;
+	u64 rq;
+	int i;
+
+	if (bpf_core_field_exists(old->req_list))
+		rq = (u64)BPF_CORE_READ(old, req_list);
+	else
+		rq = (u64)BPF_CORE_READ(iob, req_list.head);
+	for (i = 0; i < RQ_BATCH_MAX && rq; i++) {
+		end(rq);
+		rq = (u64)BPF_CORE_READ((struct request *)rq, rq_next);
+	}
+	if (rq)
+		stat_inc(STAT_WALK_CUT);
+}
+
+#endif /* __BIO_END_BPF_H */

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The summary and its losses: see summary.h. */
+#include <stdlib.h>
+#include <bpf/bpf.h>
+#include "stats.h"
+#include "summary.h"
+
+/*
+ * The start of struct bpf_link_info for a kprobe perf link as of 6.7,
+ * which added "missed": hits the kprobe itself dropped (it fired while
+ * another kprobe ran on that CPU). Written out here because the UAPI
+ * headers of older distributions lack it; older kernels leave it zero.
+ */
+struct kprobe_link_info {
+	__u32 type;		/* BPF_LINK_TYPE_PERF_EVENT */
+	__u32 id;
+	__u32 prog_id;
+	__u32 :32;
+	__u32 perf_type;	/* BPF_PERF_EVENT_KPROBE or _KRETPROBE */
+	__u32 :32;
+	__u64 func_name;	/* NULL: the name is not wanted */
+	__u32 name_len;
+	__u32 offset;
+	__u64 addr;
+	__u64 missed;
+};
+
+#define LINK_TYPE_PERF_EVENT	7
+#define PERF_EVENT_KPROBE	3
+#define PERF_EVENT_KRETPROBE	4
+
+__u64 link_kprobe_missed(struct bpf_link *link)
+{
+	struct kprobe_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len) ||
+	    info.type != LINK_TYPE_PERF_EVENT ||
+	    (info.perf_type != PERF_EVENT_KPROBE && info.perf_type != PERF_EVENT_KRETPROBE))
+		return 0;
+	return info.missed;
+}
+
+static const char *const drop_names[STAT_MAX] = {
+	[STAT_MAP_FULL] = "start records not stored (map full)",
+	[STAT_NO_START] = "completions without a recorded start",
+	[STAT_STALE] = "starts replaced before their end was seen (end not traced, or requeued)",
+	[STAT_WALK_CUT] = "rq->bio walks cut short",
+	[STAT_STACK_ERR] = "stacks not captured",
+	[STAT_TASK_STORE] = "events without per-task storage (out of memory)",
+};
+
+/* Runs the kernel skipped because another BPF program ran on that CPU. */
+static __u64 recursion_misses(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	__u64 sum = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_program__fd(prog) < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
+/*
+ * Starts never seen to complete: the entries left in the stage's hash
+ * map "start" (bio or request -> start record) once the doors are shut.
+ * I/O still in flight at exit lands here too; anything more is a
+ * completion we missed. The overhead lab's stage 03 keeps its starts in
+ * an array instead (bench/stage03_array_map): there a slot whose first
+ * 8 bytes, its key, are not 0 is taken.
+ */
+static __u64 starts_left(struct bpf_object *obj)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "start");
+	char key[2][64];
+	__u64 n = 0;
+	int fd, cur = 0;
+
+	fd = map ? bpf_map__fd(map) : -1;
+	if (fd < 0)
+		return 0;
+	if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY) {
+		__u64 *val = calloc(1, bpf_map__value_size(map) + sizeof(__u64));
+
+		for (__u32 i = 0; val && i < bpf_map__max_entries(map); i++)
+			if (!bpf_map_lookup_elem(fd, &i, val) && val[0])
+				n++;
+		free(val);
+		return n;
+	}
+	if (bpf_map__key_size(map) > sizeof(key[0]) ||
+	    bpf_map_get_next_key(fd, NULL, key[cur]))
+		return 0;
+	do {
+		n++;
+		cur = !cur;
+	} while (!bpf_map_get_next_key(fd, key[!cur], key[cur]));
+	return n;
+}
+
+/* Each counter summed over the CPUs. */
+static void read_stats(struct bpf_object *obj, __u64 *total)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(obj, "stats");
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *vals = calloc(ncpu > 0 ? ncpu : 1, sizeof(*vals));
+
+	for (__u32 k = 0; map && vals && k < STAT_MAX; k++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(map), &k, vals))
+			continue;
+		for (int c = 0; c < ncpu; c++)
+			total[k] += vals[c];
+	}
+	free(vals);
+}
+
+static bool lost_line(FILE *out, __u64 n, const char *what)
+{
+	if (n)
+		fprintf(out, "Lost: %llu %s\n", (unsigned long long)n, what);
+	return n;
+}
+
+void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
+{
+	__u64 total[STAT_MAX] = {};
+	const char *sep = "";
+	bool lost = false;
+
+	read_stats(d->obj, total);
+	fprintf(out, "Events:");
+	for (int i = 0; i < d->n; i++) {
+		if (d->points[i]->stat < 0)	/* a point that keeps no count */
+			continue;
+		fprintf(out, "%s %s %llu", sep, d->points[i]->name,
+			(unsigned long long)total[d->points[i]->stat]);
+		sep = ",";
+	}
+	fprintf(out, "\n");
+	if (total[STAT_SPLIT_PART])
+		fprintf(out, "Split: %llu parts of split bios, each ended with its bio\n",
+			(unsigned long long)total[STAT_SPLIT_PART]);
+	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++)
+		lost |= lost_line(out, total[k], drop_names[k]);
+	lost |= lost_line(out, starts_left(d->obj),
+			  "starts never seen to complete (left in the start map)");
+	lost |= lost_line(out, d->kprobe_missed,
+			  "events missed by the kprobe (another kprobe was running)");
+	lost |= lost_line(out, recursion_misses(d->obj), "events missed by recursion");
+	lost |= lost_line(out, trace_lost, "trace lines overwritten before they were read");
+	if (!lost)
+		fprintf(out, "Lost: none\n");
+}

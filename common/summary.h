@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The summary a stage prints at exit: events per probe point, then every
+ * loss, so that nothing is lost quietly.
+ */
+#ifndef __SUMMARY_H
+#define __SUMMARY_H
+
+#include <stdio.h>
+#include "doors.h"
+
+/* Hits a kprobe link's kprobe dropped (6.7+; 0 before); read before detach. */
+__u64 link_kprobe_missed(struct bpf_link *link);
+/*
+ * The Events:, Split: and Lost: lines: the stats counters (stats.h), the
+ * starts left in the stage's "start" map, kprobe and recursion misses,
+ * and trace lines lost (trace_lost). Call it after doors_detach().
+ */
+void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost);
+
+#endif /* __SUMMARY_H */
