@@ -83,33 +83,46 @@ static __always_inline bool rq_flush_data_step_core(struct request *rq)
  * block_rq_complete and clears the bios' trace flag, so
  * block_bio_complete never fires for them. The bios it ends are those at
  * the head of rq->bio whose bytes nr_bytes covers; a bio only partly done
- * ends in a later call.
+ * ends in a later call. A part of a split bio is counted, not ended.
  *
- * rq_end_bios() calls end(bio) for each, with the bio's address as a
- * number; a part of a split bio is counted, not ended. end is the stage's
- * own global (not static) function: the verifier checks it once, not once
- * per round of this loop, and a global function takes numbers, not BTF
- * pointers, so the walk reads with BPF_CORE_READ().
+ * Most requests hold one bio: rq_end_bios() ends it with end(bio), the
+ * stage's inline handler, reading with plain loads. Bios merged behind it
+ * go to end_merged(bio), the stage's global (not static) function, with
+ * the bio's address as a number: the verifier checks a global function
+ * once, not once per round of this loop, but it takes no BTF pointer, so
+ * the loop reads with BPF_CORE_READ().
  */
 static __always_inline void rq_end_bios(struct request *rq, unsigned int nr_bytes,
-					int (*end)(u64 bio))
+					int (*end)(struct bio *bio),
+					int (*end_merged)(u64 bio))
 {
+	struct bio *first = rq->bio;
 	u64 bio;
 	__u32 size;
 	int i;
 
-	if (rq_flush_data_step(rq))	/* its bios end later */
+	if (!first || rq_flush_data_step(rq))	/* a data step: its bios end later */
 		return;
-	bio = (u64)BPF_CORE_READ(rq, bio);
-	for (i = 0; i < BIO_WALK_MAX && bio; i++) {
+	size = first->bi_iter.bi_size;
+	if (size > nr_bytes)	/* partly done: it ends later */
+		return;
+	nr_bytes -= size;
+	if (bio_split_part(first))
+		stat_inc(STAT_SPLIT_PART);
+	else
+		end(first);
+	if (!first->bi_next)
+		return;
+	bio = (u64)BPF_CORE_READ(first, bi_next);
+	for (i = 1; i < BIO_WALK_MAX && bio; i++) {
 		size = BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
-		if (size > nr_bytes)	/* partly done: it ends later */
+		if (size > nr_bytes)
 			return;
 		nr_bytes -= size;
 		if (bio_split_part_core((struct bio *)bio))
 			stat_inc(STAT_SPLIT_PART);
 		else
-			end(bio);
+			end_merged(bio);
 		bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
 	}
 	if (bio)

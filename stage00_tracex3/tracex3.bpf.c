@@ -51,6 +51,7 @@ static __always_inline int on_start(struct request *rq)
 		stat_inc(STAT_MAP_FULL);
 	return 0;
 }
+
 static __always_inline int on_done(struct request *rq)
 {
 	u64 key = (u64)rq;
@@ -72,6 +73,7 @@ static __always_inline int on_done(struct request *rq)
 		(*count)++;
 	return 0;
 }
+
 /*
  * Each request blk_mq_end_request_batch() ends (rq_batch_end()): a
  * global function, so the verifier checks it once, not once per round.

@@ -134,10 +134,10 @@ static __always_inline int on_done(struct bio *bio)
 }
 
 /*
- * Each bio the tracepoint door's walk of rq->bio ends (rq_end_bios()):
- * a global function, so the verifier checks it once, not once per round.
+ * The bios merged behind a request's first one, from the tracepoint
+ * door's walk (rq_end_bios()): a global function, checked once.
  */
-__noinline int on_done_walked(u64 bio)
+__noinline int on_done_merged(u64 bio)
 {
 	return on_done((struct bio *)bio);
 }
@@ -205,7 +205,7 @@ int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	rq_end_bios(rq, nr_bytes, on_done_walked);
+	rq_end_bios(rq, nr_bytes, on_done, on_done_merged);
 	return 0;
 }
 

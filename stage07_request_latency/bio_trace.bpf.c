@@ -50,6 +50,7 @@ static __always_inline int on_start(struct request *rq)
 		bpf_printk("blk_mq_start_request(rq=0x%llx) is called!", key);
 	return 0;
 }
+
 static __always_inline int on_done(struct request *rq)
 {
 	u64 key = (u64)rq;
@@ -72,6 +73,7 @@ static __always_inline int on_done(struct request *rq)
 	bpf_map_delete_elem(&start, &key);
 	return 0;
 }
+
 /*
  * Each request blk_mq_end_request_batch() ends (rq_batch_end()): a
  * global function, so the verifier checks it once, not once per round.
