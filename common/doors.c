@@ -105,7 +105,7 @@ static int prog_point(const struct doors *d, const struct bpf_program *prog,
 	return -1;
 }
 
-static bool kprobes_supported(void)
+bool kprobes_supported(void)
 {
 	char path[256];
 

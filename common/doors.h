@@ -68,6 +68,9 @@ extern const struct probe_point point_rq_done;
 int door_from_name(const char *name, enum door *door);
 const char *door_name(enum door door);
 
+/* Does this kernel have kprobes (the kprobe PMU, or kprobe_events)? */
+bool kprobes_supported(void);
+
 /* Before load: choose a door per point, switch off the other programs. */
 int doors_select(struct doors *d, struct bpf_object *obj,
 		 const struct probe_point *const *points, int n, enum door want);

@@ -25,17 +25,34 @@ struct kprobe_link_info {
 	__u64 missed;
 };
 
+/* The same for a kprobe.multi link (stage 10), "missed" also since 6.7. */
+struct kprobe_multi_link_info {
+	__u32 type;		/* BPF_LINK_TYPE_KPROBE_MULTI */
+	__u32 id;
+	__u32 prog_id;
+	__u32 :32;
+	__u64 addrs;		/* NULL: the addresses are not wanted */
+	__u32 count;
+	__u32 flags;
+	__u64 missed;
+};
+
 #define LINK_TYPE_PERF_EVENT	7
+#define LINK_TYPE_KPROBE_MULTI	8
 #define PERF_EVENT_KPROBE	3
 #define PERF_EVENT_KRETPROBE	4
 
 __u64 link_kprobe_missed(struct bpf_link *link)
 {
 	struct kprobe_link_info info = {};
+	struct kprobe_multi_link_info *multi = (void *)&info;
 	__u32 len = sizeof(info);
 
-	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len) ||
-	    info.type != LINK_TYPE_PERF_EVENT ||
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))
+		return 0;
+	if (info.type == LINK_TYPE_KPROBE_MULTI)
+		return multi->missed;
+	if (info.type != LINK_TYPE_PERF_EVENT ||
 	    (info.perf_type != PERF_EVENT_KPROBE && info.perf_type != PERF_EVENT_KRETPROBE))
 		return 0;
 	return info.missed;
@@ -50,8 +67,7 @@ static const char *const drop_names[STAT_MAX] = {
 	[STAT_TASK_STORE] = "events without per-task storage (out of memory)",
 };
 
-/* Runs the kernel skipped because another BPF program ran on that CPU. */
-static __u64 recursion_misses(struct bpf_object *obj)
+__u64 recursion_misses(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 	__u64 sum = 0;

@@ -9,8 +9,13 @@
 #include <stdio.h>
 #include "doors.h"
 
-/* Hits a kprobe link's kprobe dropped (6.7+; 0 before); read before detach. */
+/*
+ * Hits a kprobe or kprobe.multi link's probes dropped (6.7+; 0 before);
+ * read before detach.
+ */
 __u64 link_kprobe_missed(struct bpf_link *link);
+/* Runs the kernel skipped because another BPF program ran on that CPU. */
+__u64 recursion_misses(struct bpf_object *obj);
 /*
  * The Events:, Split: and Lost: lines: the stats counters (stats.h), the
  * starts left in the stage's "start" map, kprobe and recursion misses,

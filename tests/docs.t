@@ -234,7 +234,7 @@ bounds() {
 }
 make -s diff STAGE=01 >"$T_TMP/d" 2>&1
 check "make diff STAGE=01 says stage 01 starts a program" grep -q "starts a new program" "$T_TMP/d"
-for n in 00 02 03 04 05 06 07 08 09; do
+for n in 00 02 03 04 05 06 07 08 09 10; do
 	dir=$(ls -d stage"$n"_* 2>/dev/null | head -n 1)
 	if [ -z "$dir" ]; then
 		skip "make diff STAGE=$n" "stage $n is not in the workbook yet"

@@ -137,7 +137,7 @@ build_initrd() {
 # scripts, the docs.
 workbook_files() (
 	cd "$ROOT"
-	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 \
+	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
 		stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
 		solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/*.c \
 		bench/*/bio_trace bench/*/README.md \

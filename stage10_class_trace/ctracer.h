@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* ctracer: what its two sides share, the event and its counters. */
+#ifndef __CTRACER_H
+#define __CTRACER_H
+
+/* The tracepoint door's probe points; the function doors number functions. */
+enum ct_tp {
+	TP_BIO_QUEUE,
+	TP_BIO_BACKMERGE,
+	TP_BIO_FRONTMERGE,
+	TP_BIO_REMAP,
+	TP_SPLIT,
+	TP_GETRQ,
+	TP_RQ_INSERT,
+	TP_RQ_ISSUE,
+	TP_RQ_COMPLETE,
+	TP_BIO_COMPLETE,
+	TP_MAX,
+};
+
+/*
+ * What an event means for the bio's life (ct_event.flags): the user side
+ * starts a new tree when an ended bio's address comes back with BEGIN or
+ * SUBMIT (addresses are reused), and prints a tree once its bio ended.
+ */
+#define CT_BEGIN	0x1	/* initialised: bio_init() */
+#define CT_SUBMIT	0x2	/* submitted: submit_bio(), block_bio_queue */
+#define CT_END		0x4	/* ended: bio_endio(), a completion */
+
+#define CT_COMM_LEN	16
+
+/* One function (or tracepoint) a bio went through, sent by ring buffer. */
+struct ct_event {
+	__u64 bio;		/* its address: the key of its tree */
+	__u64 parent;		/* a split part: the bio it was cut from */
+	__u64 ts;		/* bpf_ktime_get_ns() */
+	__u64 sector;		/* bi_iter.bi_sector, 512-byte units */
+	__u32 size;		/* bi_iter.bi_size, bytes */
+	__u32 opf;		/* bi_opf: REQ_OP_* in the low 8 bits, flags above */
+	__u32 id;		/* function index (its cookie) or enum ct_tp */
+	__u32 pid;		/* thread: in an interrupt, whoever ran there */
+	__u16 cpu;
+	__u8 status;		/* bi_status, or the request's error at completion */
+	__u8 flags;		/* CT_SUBMIT, CT_END */
+	char comm[CT_COMM_LEN];
+};
+
+/* ctracer's own per-CPU counters (map ctstats). */
+enum ct_stat {
+	CT_EVENTS,		/* events that passed the filters */
+	CT_RB_DROP,		/* events the ring buffer had no room for */
+	CT_PID_FULL,		/* -p: bios the followed map could not hold */
+	CT_WALK_CUT,		/* rq->bio walks cut at the bound */
+	CT_STAT_MAX,
+};
+
+/*
+ * Function doors: one program for every function, told apart by the
+ * cookie each attachment carries: the function's index in the user
+ * side's list, its CT_* flags and which argument holds the bio.
+ */
+#define CT_COOKIE(idx, flags, arg)	((__u64)(idx) << 16 | (flags) << 8 | (arg))
+#define CT_COOKIE_IDX(c)		((__u32)((c) >> 16))
+#define CT_COOKIE_FLAGS(c)		((__u8)((c) >> 8))
+#define CT_COOKIE_ARG(c)		((__u8)(c))
+
+#endif /* __CTRACER_H */

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Stage 10: ctracer finds the functions that take a struct bio * and
+# follows each bio through them (or through the block tracepoints), as a
+# tree per bio. Ground truth: one O_DIRECT read of a known sector.
+. "$(dirname "$0")/lib.sh"
+S=$ROOT/stage10_class_trace/ctracer
+need_bin "$S"
+need_bin "$BIN/bio_io"
+need_root
+scratch_dev || skip_all "cannot make a scratch block device"
+
+# --- discovery from BTF
+"$S" --list >"$T_TMP/list" 2>"$T_TMP/list.err"
+is "$?" 0 "--list exits 0"
+n=$(sed -n 's/^\([0-9]*\) functions take a struct bio \*.*/\1/p' "$T_TMP/list")
+check "--list finds functions in BTF (${n:-none})" test "${n:-0}" -ge 50
+check "--list: submit_bio, its bio the first argument" grep -Eq '^submit_bio +arg1$' "$T_TMP/list"
+check "--list: bio_endio, its bio the first argument" grep -Eq '^bio_endio +arg1$' "$T_TMP/list"
+check "--list: no tracepoint glue" \
+	sh -c "! grep -Eq '^(__bpf_trace_|__probestub_|__traceiter_)' '$T_TMP/list'"
+is "$(grep -Ec '^[A-Za-z_0-9.]+ +arg[1-5]( |$)' "$T_TMP/list")" "$n" \
+	"--list: one line per function counted"
+
+# tree FILE SECTOR SUBMIT END: shell assignments for the trees whose bio
+# was at SECTOR when submitted (at point SUBMIT); a line shows a field
+# only where it changed, so the fields are carried from line to line:
+#   TREES how many; then, for the first: HDR (its header), SUB and END
+#   (line numbers in the tree of its submit and of its end at END),
+#   SUB_TASK (the submitter), SIZE and OP at its submit.
+tree() {
+	awk -v sec="$2" -v subp="$3" -v endp="$4" '
+	function flush() {
+		if (sb && ssec == sec && !trees++)
+			printf "HDR=\"%s\" SUB=%d END=%d SUB_TASK=%s SIZE=%s OP=%s ",
+				hdr, sb, end, task, size, op
+	}
+	/^bio 0x/ { flush(); hdr = $0; n = sb = end = 0; cs = cz = co = ""; next }
+	/^ +[0-9]+\.[0-9]+ us / {
+		n++
+		got = 0
+		for (i = 6; i <= NF; i++) {
+			if ($i ~ /^sector=/) cs = substr($i, 8)
+			if ($i ~ /^size=/) cz = substr($i, 6)
+			# the operation, then its flags ("READ SYNC|IDLE")
+			if (!got && $i ~ /^[A-Z_]+$/) { co = $i; got = 1 }
+		}
+		if ($5 == subp && !sb) { sb = n; task = $4; ssec = cs; size = cz; op = co }
+		if ($5 == endp && $0 ~ /\(end\)$/) end = n
+	}
+	END { flush(); printf "TREES=%d\n", trees }' "$1"
+}
+
+SECTOR=2048
+for door in $TEST_DOORS; do
+	t="stage10 [$door]"
+	case $door in
+	tracepoint) subp=block_bio_queue endp=block_rq_complete ;;
+	kprobe) subp=submit_bio endp=bio_endio ;;
+	*) skip "$t" "ctracer has no $door door yet (stage 10 part 2)"; continue ;;
+	esac
+	if ! why=$(door_ok "$S" "$door"); then
+		skip "$t" "$why"
+		continue
+	fi
+	start "$S" -a "$door" -d "$DEV" || { ok 1 "$t: starts"; continue; }
+	io "/dev/$DEV" $SECTOR
+	pid=$(sed -n 's/^pid //p' "$T_TMP/io.out")
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	att=$(sed -n 's/.* door, .*: \([0-9]*\) of [0-9]* .* attached in [0-9]* ms.*/\1/p' "$T_TMP/err")
+	check "$t: says how many points it attached (${att:-none})" test "${att:-0}" -gt 0
+	[ "$door" = kprobe ] &&
+		check "$t: at least 100 functions attached (${att:-none})" test "${att:-0}" -ge 100
+	HDR= SUB=0 END=0 SUB_TASK= SIZE= OP=
+	eval "$(tree "$T_TMP/out" $SECTOR $subp $endp)"
+	is "$TREES" 1 "$t: exactly one bio at sector $SECTOR"
+	is "$SIZE" 4096 "$t: its size 4096"
+	is "$OP" READ "$t: a READ"
+	is "$SUB_TASK" "bio_io-$pid" "$t: submitted by our bio_io ($subp)"
+	check "$t: $subp (line $SUB) before its end at $endp (line $END)" \
+		test "$SUB" -gt 0 -a "$END" -gt "$SUB"
+	case $HDR in
+	*"no end seen"* | *"no submit seen"* | "") ok 1 "$t: whole life seen ($HDR)" ;;
+	*) ok 0 "$t: whole life seen" ;;
+	esac
+	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+
+	# -p: only the bios that process submits, followed to their end
+	# (bio_io waits on a gate file, so its PID is known before it reads)
+	gate=$T_TMP/gate
+	rm -f "$gate"
+	"$BIN/bio_io" -g "$gate" "/dev/$DEV" 4096 >"$T_TMP/io.out" 2>&1 &
+	iop=$!
+	wait_for 30 grep -q '^pid ' "$T_TMP/io.out"
+	start "$S" -a "$door" -d "$DEV" -p "$iop" || { ok 1 "$t: -p starts"; kill $iop; continue; }
+	io "/dev/$DEV" 1024	# another process: not shown
+	touch "$gate"
+	wait $iop
+	stop
+	eval "$(tree "$T_TMP/out" 4096 $subp $endp)"
+	is "$TREES" 1 "$t: -p $iop: its bio at sector 4096 shown"
+	check "$t: -p: its end seen in another context" test "$END" -gt "$SUB"
+	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
+	is "$TREES" 0 "$t: -p: another process's bio not shown"
+done
+done_testing
