@@ -170,7 +170,10 @@ __noinline int rq_bios(u64 bio, u32 id, u32 ends, u32 nr_bytes, int status)
  * Lesson#4: the function doors. One program serves every function: the
  * attach cookie (bpf_get_attach_cookie()) says which function fired and
  * which of its arguments is the bio. A kprobe sees the registers, so
- * the argument is picked by number: PT_REGS_PARM1 … PARM5.
+ * the argument is picked by number: PT_REGS_PARM1 … PARM5. Their _CORE
+ * forms read the register with bpf_probe_read_kernel(): the compiler
+ * turns this switch into one load at a computed offset, and the
+ * verifier refuses a load from the context at an offset it cannot see.
  */
 static __always_inline int on_function(struct pt_regs *ctx)
 {
@@ -179,19 +182,19 @@ static __always_inline int on_function(struct pt_regs *ctx)
 
 	switch (CT_COOKIE_ARG(cookie)) {
 	case 0:
-		bio = (struct bio *)PT_REGS_PARM1(ctx);
+		bio = (struct bio *)PT_REGS_PARM1_CORE(ctx);
 		break;
 	case 1:
-		bio = (struct bio *)PT_REGS_PARM2(ctx);
+		bio = (struct bio *)PT_REGS_PARM2_CORE(ctx);
 		break;
 	case 2:
-		bio = (struct bio *)PT_REGS_PARM3(ctx);
+		bio = (struct bio *)PT_REGS_PARM3_CORE(ctx);
 		break;
 	case 3:
-		bio = (struct bio *)PT_REGS_PARM4(ctx);
+		bio = (struct bio *)PT_REGS_PARM4_CORE(ctx);
 		break;
 	default:
-		bio = (struct bio *)PT_REGS_PARM5(ctx);
+		bio = (struct bio *)PT_REGS_PARM5_CORE(ctx);
 		break;
 	}
 	if (!bio)

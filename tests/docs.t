@@ -75,11 +75,12 @@ formats() {
 # against its source below, so it cannot drift away silently.
 DOOR_LINE='^[a-z_0-9]+: (fentry|kprobe|tracepoint) door, (fentry|fexit|kprobe|kretprobe|tp_btf)/[a-z_0-9]+( \+ (fentry|fexit|kprobe|kretprobe|tp_btf)/[a-z_0-9]+)*( \(passed over: .*\))?$'
 EVENTS_LINE='^Events:( [a-z_0-9]+ [0-9]+,?)+$'
-DEMO_LINE='^demo: stage[0-9][0-9]_[a-z_0-9]+ on /dev/loop[0-9]+: '
+DEMO_LINE='^demo: stage[0-9][0-9]_[a-z_0-9]+( on /dev/(loop[0-9]+|nullb0): |: a (cold|warm) read of a 4 MiB file on /dev/[a-z_0-9]+$)'
 TRACE_PREFIX='^ *.+-[0-9]+ +\[[0-9]+\] [^ ]+ +[0-9]+\.[0-9]+: (bpf_trace_printk|[0-9]+): '
 check "the door line is built in common/doors.c" grep -q '"%s: %s door, "' common/doors.c
 check "the Events: line is built in common/summary.c" grep -q '"Events:"' common/summary.c
 check "the demo line is printed by scripts/demo.sh" grep -q 'echo "demo: ' scripts/demo.sh
+check "and by the VM's scripts/vm/guest/demo.sh" grep -q 'echo "demo: ' scripts/vm/guest/demo.sh
 
 # sample_ok STAGE_DIR FILE: every output line in FILE is one the stage
 # (its sources, common/) can print; commands ($ ...) and elisions (...)

@@ -21,6 +21,24 @@ check "--list: no tracepoint glue" \
 is "$(grep -Ec '^[A-Za-z_0-9.]+ +arg[1-5]( |$)' "$T_TMP/list")" "$n" \
 	"--list: one line per function counted"
 
+# --- every program passes this kernel's verifier, also those of the doors
+# it cannot attach here (the kprobe programs on a host without kprobes)
+OBJ=$ROOT/build/stage10_class_trace/ctracer.bpf.o
+if [ ! -f "$OBJ" ] || ! command -v bpftool >/dev/null 2>&1; then
+	skip "every program loads" "needs bpftool and $OBJ (the host's build)"
+else
+	grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+	pin=/sys/fs/bpf/ctracer_$$	# (bpffs refuses a "." in a name)
+	if ! mkdir "$pin" 2>/dev/null; then
+		skip "every program loads" "no bpffs at /sys/fs/bpf"
+	else
+		bpftool prog loadall "$OBJ" "$pin" >"$T_TMP/loadall" 2>&1
+		ok $? "every program of ctracer.bpf.o passes the verifier ($(ls "$pin" | wc -l) programs)"
+		[ -s "$T_TMP/loadall" ] && grep -E 'load failed|disallowed|invalid' "$T_TMP/loadall" | head -n 5 | sed 's/^/#   /'
+		rm -rf "$pin"
+	fi
+fi
+
 # tree FILE SECTOR SUBMIT END: shell assignments for the trees whose bio
 # was at SECTOR when submitted (at point SUBMIT); a line shows a field
 # only where it changed, so the fields are carried from line to line:
