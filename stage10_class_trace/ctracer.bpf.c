@@ -135,6 +135,16 @@ static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, b
 	return 0;
 }
 
+/*
+ * One event for a bio of a request's chain. A global function (not
+ * inlined): the verifier checks it once, not once per turn of the loop
+ * below, which older kernels (6.1) would find too long to walk.
+ */
+__noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status)
+{
+	return emit((struct bio *)bio, id, flags, status, true);
+}
+
 /* A request's bios, chained by bi_next: loop merges up to 320 of them. */
 #define RQ_BIOS_MAX 512
 
@@ -155,9 +165,9 @@ __noinline int rq_bios(u64 bio, u32 id, u32 ends, u32 nr_bytes, int status)
 		size = BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
 		if (ends && size <= nr_bytes) {
 			nr_bytes -= size;
-			emit((struct bio *)bio, id, CT_END, status, true);
+			rq_bio_event(bio, id, CT_END, status);
 		} else {
-			emit((struct bio *)bio, id, 0, -1, true);
+			rq_bio_event(bio, id, 0, -1);
 		}
 		bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
 	}
