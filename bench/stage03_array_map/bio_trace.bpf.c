@@ -69,7 +69,7 @@ static __always_inline int on_done(struct bio *bio)
 	stat_inc(STAT_DONE);
 	sr = start_find(&start, key);
 	if (!sr) {
-		/* submitted before we attached, or split off after submit */
+		/* submitted before we attached */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}

@@ -83,11 +83,14 @@ static __always_inline __u32 start_slot(__u64 key, int probe)
 /*
  * The slot of key to fill in: the one it still holds (*stale = true: a
  * start whose end was never seen, now replaced), else a free one claimed
- * for it. NULL when all its slots are taken (map full).
+ * for it. NULL when all its slots are taken (map full). One pass looks
+ * for both (the key may sit past a free slot: slots before it were freed
+ * after it was claimed); a second pass is only for a lost race, when
+ * another CPU claimed the free slot first.
  */
 static __always_inline void *start_claim(void *map, __u64 key, bool *stale)
 {
-	__u64 *slot;
+	__u64 *slot, *free = NULL;
 	__u32 idx;
 	int i;
 
@@ -97,11 +100,17 @@ static __always_inline void *start_claim(void *map, __u64 key, bool *stale)
 	for (i = 0; i < START_PROBES; i++) {
 		idx = start_slot(key, i);
 		slot = bpf_map_lookup_elem(map, &idx);
-		if (slot && *slot == key) {
+		if (!slot)
+			continue;
+		if (*slot == key) {
 			*stale = true;
 			return slot;
 		}
+		if (!free && !*slot)
+			free = slot;
 	}
+	if (free && !__sync_val_compare_and_swap(free, 0, key))
+		return free;
 	for (i = 0; i < START_PROBES; i++) {
 		idx = start_slot(key, i);
 		slot = bpf_map_lookup_elem(map, &idx);
