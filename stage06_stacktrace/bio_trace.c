@@ -129,6 +129,7 @@ static void print_stack(struct bpf_map *stacks, int stack_id)
 			       s->module ? "]" : "");
 	}
 }
+
 static int print_max(struct bio_trace_bpf *skel)
 {
 	struct max_rec m;
