@@ -57,7 +57,8 @@ static int is_glue(const char *name)
 	return 0;
 }
 
-static int add(struct bio_funcs *fs, const char *name, const char *module, int arg)
+static int add(struct bio_funcs *fs, const char *name, const char *module, int arg,
+	       __u32 btf_id)
 {
 	if (fs->n == fs->cap) {
 		int cap = fs->cap ? fs->cap * 2 : 256;
@@ -72,6 +73,7 @@ static int add(struct bio_funcs *fs, const char *name, const char *module, int a
 	if (!fs->f[fs->n].name)
 		return -ENOMEM;
 	fs->f[fs->n].module = module;
+	fs->f[fs->n].btf_id = btf_id;
 	fs->f[fs->n++].arg = arg;
 	return 0;
 }
@@ -100,7 +102,7 @@ int btf_scan_bio(const struct btf *btf, __u32 first_id, const char *module,
 			fs->far_arg++;
 			continue;
 		}
-		if (add(fs, name, module, arg))
+		if (add(fs, name, module, arg, id))
 			return -ENOMEM;
 	}
 	return 0;

@@ -20,6 +20,7 @@ struct bio_func {
 	char *name;
 	const char *module;	/* NULL: the kernel image */
 	int arg;		/* 0-based position of its first struct bio * */
+	__u32 btf_id;		/* its BTF_KIND_FUNC: what an fentry program names */
 };
 
 struct bio_funcs {

@@ -15,6 +15,9 @@
 const volatile bool quiet = false;	/* -q: count, send nothing */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 const volatile __u32 targ_pid = 0;	/* -p: the process, 0 = every one */
+const volatile bool targ_sectors = false;	/* -s: a sector range */
+const volatile __u64 targ_first = 0, targ_last = 0;	/* -s: its first, last sector */
+const volatile bool returns = false;	/* -r: the returns are attached too */
 
 /*
  * Lesson#1: a ring buffer carries the events to user space, in order, as
@@ -35,8 +38,9 @@ struct {
 } ctstats SEC(".maps");
 
 /*
- * -p: the bios the process submitted, followed to their end whatever
- * task or interrupt then handles them.
+ * -p, -s: the bios the process submitted (or submitted inside the
+ * range), followed to their end whatever task or interrupt then handles
+ * them.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -44,6 +48,108 @@ struct {
 	__type(key, u64);	/* struct bio * */
 	__type(value, u8);
 } followed SEC(".maps");
+
+/*
+ * -r: the calls entered and not yet returned, so that a return (which
+ * cannot read the arguments: a kretprobe's registers are the callee's)
+ * knows its bio, and only a call that passed the filters sends one.
+ */
+struct call_key {
+	u64 who;	/* the thread; in an interrupt, its CPU and context */
+	u32 idx;	/* the function */
+	u32 ctx;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct call_key);
+	__type(value, u64);	/* struct bio * */
+} calls SEC(".maps");
+
+/*
+ * Lesson#2: task, softirq or hardirq? The CPU's preempt count says
+ * (include/linux/preempt.h). x86 keeps it per CPU: __preempt_count to
+ * 6.1 and again from 6.15, pcpu_hot.preempt_count in between (6.2).
+ * These are plain addresses from /proc/kallsyms, not BTF-typed ksyms: a
+ * kernel without CONFIG_KALLSYMS_ALL (this project's host) lists no data
+ * symbols and would refuse to load a program naming a typed one. Weak:
+ * a symbol missing there is 0, and the stack tells what it can.
+ */
+extern const void __preempt_count __ksym __weak;
+extern const void pcpu_hot __ksym __weak;
+extern const void __per_cpu_offset __ksym __weak;
+
+struct pcpu_hot___6_2 {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+
+#define PC_SOFTIRQ_OFFSET	0x100
+#define PC_HARDIRQ_MASK		0xf0000
+#define PC_NMI_MASK		0xf00000
+#define TASK_STACK_SIZE		(16 << 10)	/* x86-64's THREAD_SIZE, without KASAN */
+
+/* This CPU's copy of a per-CPU variable: its address plus the CPU's offset. */
+static __always_inline int read_preempt_count(int *pc)
+{
+	u64 base, var;
+
+	if (!&__per_cpu_offset)
+		return -1;
+	if (&__preempt_count)
+		var = (u64)&__preempt_count;
+	else if (&pcpu_hot && bpf_core_field_exists(struct pcpu_hot___6_2, preempt_count))
+		var = (u64)&pcpu_hot + bpf_core_field_offset(struct pcpu_hot___6_2, preempt_count);
+	else
+		return -1;
+	if (bpf_probe_read_kernel(&base, sizeof(base),
+				  (u64 *)&__per_cpu_offset + bpf_get_smp_processor_id()))
+		return -1;
+	return bpf_probe_read_kernel(pc, sizeof(*pc), (void *)(base + var));
+}
+
+static __always_inline u8 context(void)
+{
+	struct task_struct *task;
+	u64 lo, here;
+	int pc;
+
+	if (!read_preempt_count(&pc)) {
+		if (pc & PC_NMI_MASK)
+			return CT_CTX_NMI;
+		if (pc & PC_HARDIRQ_MASK)
+			return CT_CTX_HARDIRQ;
+		/* serving a softirq; a count above it is bottom halves disabled */
+		if (pc & PC_SOFTIRQ_OFFSET)
+			return CT_CTX_SOFTIRQ;
+		return CT_CTX_TASK;
+	}
+	/*
+	 * No count: BPF runs on the kernel stack of whatever it interrupts,
+	 * so a local variable on the current task's stack means task
+	 * context; elsewhere it is an interrupt's stack (x86 runs hardirqs
+	 * and softirqs on one). ksoftirqd's softirqs look like a task here.
+	 */
+	task = (struct task_struct *)bpf_get_current_task();
+	lo = (u64)BPF_CORE_READ(task, stack);
+	here = (u64)&lo;
+	if (here >= lo && here < lo + TASK_STACK_SIZE)
+		return CT_CTX_TASK;
+	return CT_CTX_IRQ;
+}
+
+/* Who makes the call: an interrupt runs on one CPU, a task may move. */
+static __always_inline void call_key(struct call_key *k, u32 idx, u8 ctx)
+{
+	u64 task = bpf_get_current_pid_tgid();
+
+	k->idx = idx;
+	k->ctx = ctx;
+	if (ctx == CT_CTX_TASK && (u32)task)
+		k->who = task;
+	else
+		k->who = 1ULL << 63 | bpf_get_smp_processor_id();
+}
 
 static __always_inline void ct_inc(enum ct_stat s)
 {
@@ -54,25 +160,46 @@ static __always_inline void ct_inc(enum ct_stat s)
 		(*v)++;
 }
 
-/* -p: is this bio one of the process's? Its submit decides. */
-static __always_inline bool followed_bio(u64 bio, u8 flags)
+/* -s: does the bio [sector, sector + size) meet the range? */
+static __always_inline bool in_range(u64 sector, u32 size)
+{
+	u64 n = size >> 9;
+
+	return sector <= targ_last && sector + (n ? n : 1) > targ_first;
+}
+
+/*
+ * -p, -s: is this bio one of those followed? Its submit decides. In the
+ * function doors it stays followed after its end (its bi_end_io and the
+ * returns come after bio_endio()) until its address begins a new life
+ * in bio_init(); the tracepoint door sees no bio_init(): there its end
+ * ends it.
+ */
+static __always_inline bool followed_bio(u64 bio, u8 flags, u64 sector, u32 size,
+					 bool functions)
 {
 	u8 one = 1;
 
-	if (!targ_pid)
+	if (!targ_pid && !targ_sectors)
 		return true;
-	if (flags & CT_END)
-		return !bpf_map_delete_elem(&followed, &bio);
-	if ((flags & CT_SUBMIT) && bpf_get_current_pid_tgid() >> 32 == targ_pid) {
+	if (flags & CT_BEGIN) {
+		bpf_map_delete_elem(&followed, &bio);
+		return false;
+	}
+	if ((flags & CT_SUBMIT) &&
+	    (!targ_pid || bpf_get_current_pid_tgid() >> 32 == targ_pid) &&
+	    (!targ_sectors || in_range(sector, size))) {
 		if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
 			ct_inc(CT_PID_FULL);
 		return true;
 	}
+	if ((flags & CT_END) && !functions)
+		return !bpf_map_delete_elem(&followed, &bio);
 	return bpf_map_lookup_elem(&followed, &bio) != NULL;
 }
 
 /*
- * Lesson#2: the bio's fields, as tp_btf programs read them (plain loads,
+ * Lesson#3: the bio's fields, as tp_btf programs read them (plain loads,
  * checked by the verifier) and as kprobe programs must (BPF_CORE_READ()).
  * A bio chained to another (bio_chain(): a split's front part, pieces of
  * a large discard) ends into it: bi_private is that parent.
@@ -97,34 +224,66 @@ static __always_inline void fill_core(struct ct_event *e, struct bio *bio)
 		e->parent = (u64)BPF_CORE_READ(bio, bi_private);
 }
 
-/*
- * The one handler: an event for bio at function or tracepoint id. core
- * says how to read it (a constant: the compiler keeps one branch).
- * status < 0: the bio's own bi_status, else the request's error.
- */
-static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, bool core)
+/* An event's common part: when, where, who. */
+static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
 {
 	struct ct_event *e;
-	u64 task = bpf_get_current_pid_tgid();
 
-	if (!followed_bio((u64)bio, flags))
-		return 0;
 	ct_inc(CT_EVENTS);
 	if (quiet)
-		return 0;
+		return NULL;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		ct_inc(CT_RB_DROP);
-		return 0;
+		return NULL;
 	}
-	e->bio = (u64)bio;
+	e->bio = bio;
 	e->parent = 0;
 	e->ts = bpf_ktime_get_ns();
 	e->id = id;
 	e->flags = flags;
-	e->pid = (u32)task;
+	e->ctx = ctx;
+	e->pid = (u32)bpf_get_current_pid_tgid();
 	e->cpu = bpf_get_smp_processor_id();
+	e->sector = 0;
+	e->size = 0;
+	e->opf = 0;
+	e->status = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	return e;
+}
+
+/*
+ * The one handler: an event for bio at function or tracepoint id. core
+ * says how to read it (a constant: the compiler keeps one branch).
+ * status < 0: the bio's own bi_status, else the request's error. call:
+ * a function door's event, whose return -r follows (calls remembers it).
+ */
+static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, bool core,
+				bool call)
+{
+	struct ct_event *e;
+	struct call_key k;
+	u8 ctx = context();
+	u64 sector;
+	u32 size;
+
+	if (targ_pid || targ_sectors) {
+		sector = core ? BPF_CORE_READ(bio, bi_iter.bi_sector) : bio->bi_iter.bi_sector;
+		size = core ? BPF_CORE_READ(bio, bi_iter.bi_size) : bio->bi_iter.bi_size;
+		if (!followed_bio((u64)bio, flags, sector, size, call))
+			return 0;
+	}
+	if (call && returns) {
+		u64 b = (u64)bio;
+
+		call_key(&k, id, ctx);
+		if (bpf_map_update_elem(&calls, &k, &b, BPF_ANY))
+			ct_inc(CT_CALLS_FULL);
+	}
+	e = event((u64)bio, id, flags, ctx);
+	if (!e)
+		return 0;
 	if (core)
 		fill_core(e, bio);
 	else
@@ -136,20 +295,42 @@ static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, b
 }
 
 /*
+ * -r: a function returned. Its call, if it passed the filters, is in
+ * calls; the event carries no fields: the bio may be gone by now.
+ */
+static __always_inline int on_return(u32 idx)
+{
+	struct ct_event *e;
+	struct call_key k;
+	u64 *bio, b;
+
+	call_key(&k, idx, context());
+	bio = bpf_map_lookup_elem(&calls, &k);
+	if (!bio)
+		return 0;
+	b = *bio;
+	bpf_map_delete_elem(&calls, &k);
+	e = event(b, idx, CT_RET, k.ctx);
+	if (e)
+		bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
  * One event for a bio of a request's chain. A global function (not
  * inlined): the verifier checks it once, not once per turn of the loop
  * below, which older kernels (6.1) would find too long to walk.
  */
 __noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status)
 {
-	return emit((struct bio *)bio, id, flags, status, true);
+	return emit((struct bio *)bio, id, flags, status, true, false);
 }
 
 /* A request's bios, chained by bi_next: loop merges up to 320 of them. */
 #define RQ_BIOS_MAX 512
 
 /*
- * Lesson#3: the request-level tracepoints name a request, not a bio: one
+ * Lesson#4: the request-level tracepoints name a request, not a bio: one
  * event for each bio it carries, from the first (rq->bio) along bi_next.
  * At completion (ends) the bios whose bytes nr_bytes covers are ended; a
  * bio only partly done ends later. A global function: the verifier
@@ -177,7 +358,7 @@ __noinline int rq_bios(u64 bio, u32 id, u32 ends, u32 nr_bytes, int status)
 }
 
 /*
- * Lesson#4: the function doors. One program serves every function: the
+ * Lesson#5: the function doors. One program serves every function: the
  * attach cookie (bpf_get_attach_cookie()) says which function fired and
  * which of its arguments is the bio. A kprobe sees the registers, so
  * the argument is picked by number: PT_REGS_PARM1 … PARM5. Their _CORE
@@ -211,7 +392,7 @@ static __always_inline int on_function(struct pt_regs *ctx)
 		return 0;
 	if (targ_dev && bio_dev_core(bio) != targ_dev)
 		return 0;
-	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, true);
+	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, true, true);
 }
 
 /* kprobe.multi (5.18, CONFIG_FPROBE): every function in one attachment. */
@@ -221,6 +402,13 @@ int bio_func_multi(struct pt_regs *ctx)
 	return on_function(ctx);
 }
 
+/* -r: their returns, in a second attachment. */
+SEC("kretprobe.multi")
+int bio_ret_multi(struct pt_regs *ctx)
+{
+	return on_return(CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
+}
+
 /* Else one kprobe per function, each with its cookie (5.15). */
 SEC("kprobe")
 int bio_func_kprobe(struct pt_regs *ctx)
@@ -228,8 +416,77 @@ int bio_func_kprobe(struct pt_regs *ctx)
 	return on_function(ctx);
 }
 
+SEC("kretprobe")
+int bio_ret_kprobe(struct pt_regs *ctx)
+{
+	return on_return(CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
+}
+
 /*
- * Lesson#5: the tracepoint door, the block layer's own marks along the
+ * Lesson#6: the fentry door. An fentry program reads its arguments from
+ * ctx[], an array the verifier types from the BTF of the one function
+ * it is loaded for: the bio at ctx[1] is a struct bio * there, read with
+ * plain loads. So one program per function: the user side loads these
+ * templates (one per position of the bio, each for a function that has
+ * it there), then for every function a copy of its template's
+ * instructions with that function as the target, as retsnoop does. The
+ * cookie of each attachment (5.19) says which function it is.
+ */
+static __always_inline int on_fentry(void *ctx, struct bio *bio)
+{
+	u64 cookie = bpf_get_attach_cookie(ctx);
+
+	if (!bio)
+		return 0;
+	if (targ_dev && bio_dev(bio) != targ_dev)
+		return 0;
+	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, false, true);
+}
+
+SEC("fentry/submit_bio")
+int BPF_PROG(bio_fentry_arg1, struct bio *bio)
+{
+	return on_fentry(ctx, bio);
+}
+
+SEC("fentry/blk_rq_append_bio")
+int BPF_PROG(bio_fentry_arg2, void *a1, struct bio *bio)
+{
+	return on_fentry(ctx, bio);
+}
+
+SEC("fentry/__rq_qos_merge")
+int BPF_PROG(bio_fentry_arg3, void *a1, void *a2, struct bio *bio)
+{
+	return on_fentry(ctx, bio);
+}
+
+/* No function of 6.1 to 6.18 has its bio there: a target only at run time. */
+SEC("fentry")
+int BPF_PROG(bio_fentry_arg4, void *a1, void *a2, void *a3, struct bio *bio)
+{
+	return on_fentry(ctx, bio);
+}
+
+SEC("fentry")
+int BPF_PROG(bio_fentry_arg5, void *a1, void *a2, void *a3, void *a4, struct bio *bio)
+{
+	return on_fentry(ctx, bio);
+}
+
+/*
+ * -r: fexit. It could read the arguments, but like a kretprobe it takes
+ * the bio from its call: one template reads nothing of ctx, so it fits
+ * every function.
+ */
+SEC("fexit/submit_bio")
+int BPF_PROG(bio_fexit)
+{
+	return on_return(CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
+}
+
+/*
+ * Lesson#7: the tracepoint door, the block layer's own marks along the
  * path (include/trace/events/block.h). Fewer points than the functions,
  * but they need no kprobes.
  */
@@ -238,7 +495,7 @@ int BPF_PROG(block_bio_queue_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_QUEUE, CT_SUBMIT, -1, false);
+	return emit(bio, TP_BIO_QUEUE, CT_SUBMIT, -1, false, false);
 }
 
 /* Merged into a request already queued: behind its last bio, or before. */
@@ -247,7 +504,7 @@ int BPF_PROG(block_bio_backmerge_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_BACKMERGE, 0, -1, false);
+	return emit(bio, TP_BIO_BACKMERGE, 0, -1, false, false);
 }
 
 SEC("tp_btf/block_bio_frontmerge")
@@ -255,7 +512,7 @@ int BPF_PROG(block_bio_frontmerge_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_FRONTMERGE, 0, -1, false);
+	return emit(bio, TP_BIO_FRONTMERGE, 0, -1, false, false);
 }
 
 /* Sent on to another device (a partition to its disk, dm, md): bi_bdev is the new one. */
@@ -264,7 +521,7 @@ int BPF_PROG(block_bio_remap_btf, struct bio *bio, dev_t dev, sector_t from)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_REMAP, 0, -1, false);
+	return emit(bio, TP_BIO_REMAP, 0, -1, false, false);
 }
 
 /* The front part bio_split() cut off; it is chained to the rest (parent). */
@@ -273,7 +530,7 @@ int BPF_PROG(block_split_btf, struct bio *bio, unsigned int new_sector)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_SPLIT, 0, -1, false);
+	return emit(bio, TP_SPLIT, 0, -1, false, false);
 }
 
 /* A new request for the bio. */
@@ -282,7 +539,7 @@ int BPF_PROG(block_getrq_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_GETRQ, 0, -1, false);
+	return emit(bio, TP_GETRQ, 0, -1, false, false);
 }
 
 SEC("tp_btf/block_rq_insert")
@@ -321,7 +578,7 @@ int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_COMPLETE, CT_END, -1, false);
+	return emit(bio, TP_BIO_COMPLETE, CT_END, -1, false, false);
 }
 
 char LICENSE[] SEC("license") = "GPL";

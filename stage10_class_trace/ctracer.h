@@ -26,6 +26,16 @@ enum ct_tp {
 #define CT_BEGIN	0x1	/* initialised: bio_init() */
 #define CT_SUBMIT	0x2	/* submitted: submit_bio(), block_bio_queue */
 #define CT_END		0x4	/* ended: bio_endio(), a completion */
+#define CT_RET		0x8	/* a function returned (-r): no fields read */
+
+/* Where the event ran (ct_event.ctx), from the CPU's preempt count. */
+enum ct_ctx {
+	CT_CTX_TASK,
+	CT_CTX_SOFTIRQ,
+	CT_CTX_HARDIRQ,
+	CT_CTX_NMI,
+	CT_CTX_IRQ,	/* no count readable: off the task stack, hard or soft */
+};
 
 #define CT_COMM_LEN	16
 
@@ -41,7 +51,8 @@ struct ct_event {
 	__u32 pid;		/* thread: in an interrupt, whoever ran there */
 	__u16 cpu;
 	__u8 status;		/* bi_status, or the request's error at completion */
-	__u8 flags;		/* CT_SUBMIT, CT_END */
+	__u8 flags;		/* CT_SUBMIT, CT_END, CT_RET */
+	__u8 ctx;		/* enum ct_ctx */
 	char comm[CT_COMM_LEN];
 };
 
@@ -51,6 +62,7 @@ enum ct_stat {
 	CT_RB_DROP,		/* events the ring buffer had no room for */
 	CT_PID_FULL,		/* -p: bios the followed map could not hold */
 	CT_WALK_CUT,		/* rq->bio walks cut at the bound */
+	CT_CALLS_FULL,		/* -r: entries the calls map could not hold */
 	CT_STAT_MAX,
 };
 
