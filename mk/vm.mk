@@ -6,7 +6,8 @@
 #                    then boot its shell and leave it (poweroff, reboot…)
 #   make vm-image    build/classroom-vm.tar.gz: the images and run.sh
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
-# vm-shell boots the first.
+# vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
+# those test files in the guest.
 
 VM_KERNELS ?= cloud 6.12
 VM_KERNEL ?= $(firstword $(VM_KERNELS))

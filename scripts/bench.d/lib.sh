@@ -174,6 +174,26 @@ startup_times() {
 	done
 }
 
+# Stage 10's attach rate: ctracer in each door this kernel has, its
+# entries alone and with -r, 3 times each; its attach line says how many
+# points it attached and in how many ms. "door how attached total ms".
+attach_rates() {
+	ct=$(ls "$ROOT"/stage[0-9][0-9]_*/ctracer 2>/dev/null | head -n 1)
+	[ -x "$ct" ] || return 0
+	: >"$OUT/attach.tsv"
+	for door in kprobe fentry tracepoint; do
+		for r in "" -r; do
+			n=0
+			while [ "$n" -lt 3 ]; do
+				"$ct" -a $door $r -q -d "$DEVNAME" --duration 0.1 2>&1 >/dev/null |
+				sed -n 's/^ctracer: \([a-z]*\) door, \([^:]*\): \([0-9]*\) of \([0-9]*\) .* attached in \([0-9]*\) ms.*/\1\t\2\t\3\t\4\t\5/p' \
+					>>"$OUT/attach.tsv"
+				n=$((n + 1))
+			done
+		done
+	done
+}
+
 # Full make from clean in a clone of HEAD, serial and with -j(cores).
 build_times() {
 	command -v git >/dev/null || { warn "no git: build not timed"; return; }
@@ -217,6 +237,23 @@ write_report() {
 						t = a[y]; a[y] = a[y - 1]; a[y - 1] = t }
 					printf "| %s | %.1f ms |\n", o[i], a[int((m + 1) / 2)] / 1000 } }' \
 				"$OUT/startup.tsv"
+		fi
+		if [ -s "$OUT/attach.tsv" ]; then
+			echo
+			echo "Stage 10's \`ctracer\` attaching (median of 3; \`-r\` adds the returns):"
+			echo
+			echo "| door | how | points attached | of | time | points per second |"
+			echo "| --- | --- | ---: | ---: | ---: | ---: |"
+			awk -F'\t' '{ k = $1 "\t" $2; v[k] = v[k] " " $5; a[k] = $3; t[k] = $4
+					if (!(k in seen)) { seen[k]; o[++n] = k } }
+				END { for (i = 1; i <= n; i++) {
+					m = split(substr(v[o[i]], 2), x, " ")
+					for (p = 2; p <= m; p++) for (q = p; q > 1 && x[q - 1] > x[q]; q--) {
+						s = x[q]; x[q] = x[q - 1]; x[q - 1] = s }
+					ms = x[int((m + 1) / 2)]
+					split(o[i], d, "\t")
+					printf "| %s | %s | %d | %d | %d ms | %s |\n", d[1], d[2], a[o[i]], t[o[i]], ms,
+						ms > 0 ? sprintf("%d", a[o[i]] * 1000 / ms) : "—" } }' "$OUT/attach.tsv"
 		fi
 		if [ -s "$OUT/build.tsv" ]; then
 			echo

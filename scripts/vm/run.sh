@@ -15,7 +15,8 @@
 # cloud). KVM is used only after a short probe shows that a KVM guest boots
 # here with -cpu $VM_KVM_CPU (host); the verdict is kept until the host
 # reboots. VM_ACCEL=kvm|tcg forces the choice. Other knobs: VM_MEM (MB),
-# VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line).
+# VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line), VM_TESTS
+# (test mode: only these test files, e.g. "stage10 stage10_view").
 # Disks are opened with snapshot=on: changes vanish when QEMU exits, which
 # it also does when the guest reboots (-no-reboot); run.sh then boots again.
 set -u
@@ -72,7 +73,7 @@ qemu() {
 	$WRAP qemu-system-x86_64 -nodefaults -no-user-config -machine pc $acc \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -no-reboot \
 		-kernel "$K/vmlinuz" -initrd "$K/initrd.img" \
-		-append "console=ttyS0 panic=-1 quiet wb.mode=$_m ${VM_APPEND:-}" \
+		-append "console=ttyS0 panic=-1 quiet wb.mode=$_m ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
 		-drive "if=none,id=wb,format=raw,snapshot=on,file=$VM/disk.img" \
 		-device nvme,drive=wb,serial=workbook \
 		-drive "if=none,id=sc,format=raw,snapshot=on,file=$VM/scratch.img" \

@@ -130,6 +130,13 @@ static __always_inline void keep_max(u64 key, struct start_rec *sr, u64 ts)
 	u32 zero = 0, level, *depth;
 	struct max_rec *max;
 
+	/*
+	 * Most bios are no new maximum: one at or below this CPU's level-0
+	 * record cannot be the largest, and needs no level of its own.
+	 */
+	max = bpf_map_lookup_elem(&max_latency, &zero);
+	if (max && ts - sr->ts <= max->duration)
+		return;
 	depth = bpf_map_lookup_elem(&max_depth, &zero);
 	if (!depth)
 		return;

@@ -41,6 +41,10 @@ run() {
 
 for t in "$ROOT"/tests/*.t; do
 	name=$(basename "$t")
+	# VM_TESTS (wb.tests= on the kernel command line): only those files
+	if [ -n "${VM_TESTS:-}" ] && ! echo " $VM_TESTS " | grep -q " ${name%.t} "; then
+		continue
+	fi
 	if grep -q '^# vm: skip' "$t"; then
 		why=$(sed -n 's/^# vm: skip *//p' "$t" | head -n 1)
 		skip "$name" "host-only${why:+: $why}"
@@ -48,5 +52,6 @@ for t in "$ROOT"/tests/*.t; do
 	fi
 	run "$name" sh "$t"
 done
-run overhead "$ROOT/scripts/vm/guest/overhead.sh"
+[ -z "${VM_TESTS:-}" ] || echo " $VM_TESTS " | grep -q ' overhead ' &&
+	run overhead "$ROOT/scripts/vm/guest/overhead.sh"
 done_testing
