@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Shared option parsing: -a, -d, --duration, -q, -v. */
+/* Shared option parsing: -a, -d, --duration, -q, -v; -j. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -113,6 +113,25 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 const struct argp common_argp = {
 	.options = common_options,
 	.parser = common_parse,
+};
+
+static const struct argp_option json_options[] = {
+	{ "json", 'j', NULL, 0,
+	  "One JSON object per line on stdout, not the human lines (docs/json.md)", 1 },
+	{},
+};
+
+static error_t json_parse(int key, char *arg, struct argp_state *state)
+{
+	if (key != 'j')
+		return ARGP_ERR_UNKNOWN;
+	env.json = true;
+	return 0;
+}
+
+const struct argp json_argp = {
+	.options = json_options,
+	.parser = json_parse,
 };
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)

@@ -13,6 +13,7 @@ struct common_env {
 	unsigned int dev;	/* kernel dev_t of that disk, 0 = all */
 	double duration;	/* --duration SECONDS, 0 = until Ctrl-C */
 	bool quiet;		/* -q: no per-event lines */
+	bool json;		/* -j: JSON lines on stdout (jsonl.h) */
 	bool verbose;		/* -v: libbpf debug output */
 };
 
@@ -20,6 +21,8 @@ extern struct common_env env;
 
 /* Add as a child of the stage's argp: { &common_argp, 0, NULL, 0 }. */
 extern const struct argp common_argp;
+/* -j, --json: a child too, in the stages whose output has JSON lines. */
+extern const struct argp json_argp;
 
 /*
  * Parse argv with the stage's argp; usage errors exit 2 with one line

@@ -2,6 +2,7 @@
 /* The summary and its losses: see summary.h. */
 #include <stdlib.h>
 #include <bpf/bpf.h>
+#include "options.h"
 #include "stats.h"
 #include "summary.h"
 
@@ -137,20 +138,69 @@ static void read_stats(struct bpf_object *obj, __u64 *total)
 	free(vals);
 }
 
-static bool lost_line(FILE *out, __u64 n, const char *what)
+/* The losses: a short name for --json, and the words of the Lost: line. */
+struct loss {
+	const char *key;
+	const char *what;
+	__u64 n;
+};
+
+static const char *const drop_keys[STAT_MAX] = {
+	[STAT_MAP_FULL] = "map_full",
+	[STAT_NO_START] = "no_start",
+	[STAT_STALE] = "stale_start",
+	[STAT_WALK_CUT] = "walk_cut",
+	[STAT_STACK_ERR] = "stack_error",
+	[STAT_TASK_STORE] = "task_storage",
+};
+
+static void summary_json(FILE *out, struct doors *d, const __u64 *total, const struct loss *l, int n)
 {
-	if (n)
-		fprintf(out, "Lost: %llu %s\n", (unsigned long long)n, what);
-	return n;
+	const char *sep = "";
+
+	fprintf(out, "{\"type\":\"summary\",\"events\":{");
+	for (int i = 0; i < d->n; i++) {
+		if (d->points[i]->stat < 0)
+			continue;
+		fprintf(out, "%s\"%s\":%llu", sep, d->points[i]->name,
+		       (unsigned long long)total[d->points[i]->stat]);
+		sep = ",";
+	}
+	fprintf(out, "},\"split_parts\":%llu,\"lost\":{", (unsigned long long)total[STAT_SPLIT_PART]);
+	sep = "";
+	for (int i = 0; i < n; i++) {
+		if (!l[i].n)
+			continue;
+		fprintf(out, "%s\"%s\":%llu", sep, l[i].key, (unsigned long long)l[i].n);
+		sep = ",";
+	}
+	fprintf(out, "}}\n");
 }
 
 void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 {
 	__u64 total[STAT_MAX] = {};
+	struct loss l[STAT_MAX + 5];
 	const char *sep = "";
 	bool lost = false;
+	int n = 0;
 
 	read_stats(d->obj, total);
+	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++)
+		l[n++] = (struct loss){ drop_keys[k], drop_names[k], total[k] };
+	l[n++] = (struct loss){ "starts_left",
+		"starts never seen to complete (left in the start map)", starts_left(d->obj) };
+	l[n++] = (struct loss){ "kprobe_missed",
+		"events missed by the kprobe (another kprobe was running)", d->kprobe_missed };
+	l[n++] = (struct loss){ "recursion_missed",
+		"events missed by recursion", recursion_misses(d->obj) };
+	l[n++] = (struct loss){ "trace_lines_lost",
+		"trace lines overwritten before they were read", trace_lost };
+	if (env.json) {
+		summary_json(out, d, total, l, n);
+		return;
+	}
+
 	fprintf(out, "Events:");
 	for (int i = 0; i < d->n; i++) {
 		if (d->points[i]->stat < 0)	/* a point that keeps no count */
@@ -163,14 +213,11 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	if (total[STAT_SPLIT_PART])
 		fprintf(out, "Split: %llu parts of split bios, each ended with its bio\n",
 			(unsigned long long)total[STAT_SPLIT_PART]);
-	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++)
-		lost |= lost_line(out, total[k], drop_names[k]);
-	lost |= lost_line(out, starts_left(d->obj),
-			  "starts never seen to complete (left in the start map)");
-	lost |= lost_line(out, d->kprobe_missed,
-			  "events missed by the kprobe (another kprobe was running)");
-	lost |= lost_line(out, recursion_misses(d->obj), "events missed by recursion");
-	lost |= lost_line(out, trace_lost, "trace lines overwritten before they were read");
+	for (int i = 0; i < n; i++) {
+		if (l[i].n)
+			fprintf(out, "Lost: %llu %s\n", (unsigned long long)l[i].n, l[i].what);
+		lost |= l[i].n != 0;
+	}
 	if (!lost)
 		fprintf(out, "Lost: none\n");
 }

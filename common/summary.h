@@ -19,7 +19,7 @@ __u64 recursion_misses(struct bpf_object *obj);
 /*
  * The Events:, Split: and Lost: lines: the stats counters (stats.h), the
  * starts left in the stage's "start" map, kprobe and recursion misses,
- * and trace lines lost (trace_lost). Call it after doors_detach().
+ * and trace lines lost (trace_lost). Call it after doors_detach(). With -j, one "summary" object instead.
  */
 void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include "jsonl.h"
 #include "tracefs.h"
 
 static char root[64];
@@ -149,7 +150,8 @@ int trace_drain(struct trace_reader *tr, FILE *out)
 		while ((nl = strchr(start, '\n'))) {
 			*nl = '\0';
 			count_lost(tr, start);
-			if (fprintf(out, "%s\n", start) < 0)
+			if ((tr->json ? json_trace_line(out, start) :
+					fprintf(out, "%s\n", start)) < 0)
 				return -1;
 			start = nl + 1;
 		}

@@ -20,12 +20,13 @@ struct trace_reader {
 	char dir[256];		/* instances/<name>, removed on close */
 	int fd;			/* its trace_pipe, non-blocking */
 	unsigned long long lost;	/* lines the kernel reported lost */
+	bool json;		/* each line as a JSON object (jsonl.h) */
 	char buf[65536];
 	size_t len;		/* bytes of a partial line kept in buf */
 };
 
 int trace_open(struct trace_reader *tr, const char *name);
-/* Copy complete lines to out; 0, or -1 when out is gone (EPIPE). */
+/* Copy complete lines to out (as JSON with json); 0, or -1 when out is gone (EPIPE). */
 int trace_drain(struct trace_reader *tr, FILE *out);
 /* Overrun counts of the instance plus [LOST …] markers seen. */
 unsigned long long trace_lost(struct trace_reader *tr);

@@ -71,6 +71,7 @@ int tracer_attach(struct tracer *t)
 {
 	if (!env.quiet && trace_open(&t->tr, t->name))
 		return -1;
+	t->tr.json = env.json;
 	if (doors_attach(&t->doors))
 		return -1;
 	fprintf(stderr, "Tracing%s%s... Hit Ctrl-C to end.\n",

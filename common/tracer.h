@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include "doors.h"
+#include "jsonl.h"
 #include "options.h"
 #include "tracefs.h"
 

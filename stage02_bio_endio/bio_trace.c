@@ -12,6 +12,7 @@ static const struct probe_point *const points[] = {
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 

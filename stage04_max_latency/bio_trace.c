@@ -15,6 +15,7 @@ static const struct probe_point *const points[] = {
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -63,6 +64,17 @@ static int print_max(struct bio_trace_bpf *skel)
 		fprintf(stderr, "bio_trace: cannot read the max latency: %s\n",
 			strerror(-err));
 		return err;
+	}
+	if (env.json) {
+		json_begin("max");	/* no fields: no bio completed */
+		if (m.bio) {
+			json_hex("bio", m.bio);
+			json_u64("start_ns", m.start);
+			json_u64("end_ns", m.end);
+			json_u64("latency_ns", m.duration);
+		}
+		json_end();
+		return 0;
 	}
 	printf("=====\n");
 	if (!m.bio) {

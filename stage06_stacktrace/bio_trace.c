@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* bio_trace, the user side: options, open, load, attach, run, summary. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ static const struct probe_point *const points[] = {
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -83,6 +85,24 @@ static bool tracing_frame(const struct ksym *s)
 	return false;
 }
 
+/* Why there is no stack: a line, or with --json a "stack" object. */
+static void no_stack(const char *fmt, ...)
+{
+	char why[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (env.json) {
+		json_begin("stack");
+		json_str("error", why);
+		json_end();
+	} else {
+		printf("No stack: %s\n", why);
+	}
+}
+
 /*
  * Lesson#6: the stack, outermost caller first, like the kernel's own
  * dumps; the innermost frames that belong to the tracer are left out so
@@ -91,21 +111,22 @@ static bool tracing_frame(const struct ksym *s)
 static void print_stack(struct bpf_map *stacks, int stack_id)
 {
 	__u64 ip[MAX_STACK_DEPTH] = {};
+	char frame[MAX_STACK_DEPTH][128];
 	const struct ksyms *ks;
-	int n = 0, top = 0;
+	int n = 0, top = 0, nf = 0;
 
 	if (stack_id < 0) {
-		printf("No stack: %s\n", stack_error(stack_id));
+		no_stack("%s", stack_error(stack_id));
 		return;
 	}
 	if (bpf_map__lookup_elem(stacks, &stack_id, sizeof(stack_id), ip,
 				 sizeof(ip), 0)) {
-		printf("No stack: id %d is not in the stack map\n", stack_id);
+		no_stack("id %d is not in the stack map", stack_id);
 		return;
 	}
 	ks = ksyms_kernel();
 	if (!ks) {
-		printf("No stack: cannot read /proc/kallsyms: %s\n", strerror(errno));
+		no_stack("cannot read /proc/kallsyms: %s", strerror(errno));
 		return;
 	}
 	while (n < MAX_STACK_DEPTH && ip[n])
@@ -122,12 +143,21 @@ static void print_stack(struct bpf_map *stacks, int stack_id)
 		const struct ksym *s = ksyms_find(ks, ip[i], &off);
 
 		if (!s)
-			printf("=> 0x%llx (no symbol)\n", (unsigned long long)ip[i]);
+			snprintf(frame[nf++], sizeof(frame[0]), "0x%llx (no symbol)",
+				 (unsigned long long)ip[i]);
 		else
-			printf("=> %s+0x%llx%s%s%s\n", s->name, (unsigned long long)off,
-			       s->module ? " [" : "", s->module ? s->module : "",
-			       s->module ? "]" : "");
+			snprintf(frame[nf++], sizeof(frame[0]), "%s+0x%llx%s%s%s", s->name,
+				 (unsigned long long)off, s->module ? " [" : "",
+				 s->module ? s->module : "", s->module ? "]" : "");
 	}
+	if (env.json) {
+		json_begin("stack");
+		json_strs("frames", frame, nf);
+		json_end();
+		return;
+	}
+	for (int i = 0; i < nf; i++)
+		printf("=> %s\n", frame[i]);
 }
 
 static int print_max(struct bio_trace_bpf *skel)
@@ -140,6 +170,21 @@ static int print_max(struct bio_trace_bpf *skel)
 		fprintf(stderr, "bio_trace: cannot read the max latency: %s\n",
 			strerror(-err));
 		return err;
+	}
+	if (env.json) {
+		json_begin("max");	/* no fields: no bio completed */
+		if (m.bio) {
+			json_hex("bio", m.bio);
+			json_u64("start_ns", m.start);
+			json_u64("end_ns", m.end);
+			json_u64("sector", m.sector);
+			json_u64("size", m.size);
+			json_u64("latency_ns", m.duration);
+		}
+		json_end();
+		if (m.bio)
+			print_stack(skel->maps.stacks, m.stack_id);
+		return 0;
 	}
 	printf("=====\n");
 	if (!m.bio) {

@@ -15,6 +15,7 @@ static const struct probe_point *const points[] = {
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -58,6 +59,15 @@ static void print_totals(struct pagecache_trace_bpf *skel)
 
 	if (read_pages(skel->maps.pages, n)) {
 		fprintf(stderr, "cannot read the page counters\n");
+		return;
+	}
+	if (env.json) {
+		json_begin("pages");
+		json_u64("total", n[PAGES_HIT] + n[PAGES_MISS]);
+		json_u64("hit", n[PAGES_HIT]);
+		json_u64("miss", n[PAGES_MISS]);
+		json_u64("added", n[PAGES_ADDED]);
+		json_end();
 		return;
 	}
 	printf("=====\n");

@@ -75,6 +75,7 @@ static const struct argp_option options[] = {
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -122,6 +123,17 @@ static void print_totals(struct pagecache_trace_bpf *skel)
 
 	if (read_pages(skel->maps.pages, n)) {
 		fprintf(stderr, "cannot read the page counters\n");
+		return;
+	}
+	if (env.json) {
+		json_begin("pages");
+		if (target_pid)
+			json_u64("pid", target_pid);
+		json_u64("total", n[PAGES_HIT] + n[PAGES_MISS]);
+		json_u64("hit", n[PAGES_HIT]);
+		json_u64("miss", n[PAGES_MISS]);
+		json_u64("added", n[PAGES_ADDED]);
+		json_end();
 		return;
 	}
 	printf("=====\n");
@@ -183,7 +195,8 @@ int main(int argc, char **argv)
 				t.name, strerror(errno));
 			goto cleanup;
 		}
-		printf("pid_filter_map update: (pid=%u)\n", pid);
+		if (!env.json)
+			printf("pid_filter_map update: (pid=%u)\n", pid);
 		fflush(stdout);
 	}
 	err = tracer_attach(&t);

@@ -300,9 +300,21 @@ pc_residency() {
 #                             (same bio, same time), else empty
 #   M_END_SEEN                1 if a completion line of the bio has M_END
 #   EV_MAX                    the largest per-event duration printed
+# With -j (JSON lines) the same from the "event", "max" objects.
 max_summary() {
 	awk '
 	function hex(s) { match(s, /bio=0x[0-9a-f]+/); return substr(s, RSTART + 4, RLENGTH - 4) }
+	function jf(k, r) {	# the value of "k" in this JSON line, else ""
+		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
+		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		gsub(/"/, "", r)
+		return r
+	}
+	/^\{"type":"event".*"event":"submit"/ { sub_pid[jf("bio") " " jf("time_ns")] = jf("pid") }
+	/^\{"type":"event".*"event":"end"/ { ended[jf("bio") " " jf("time_ns")] = 1 }
+	/^\{"type":"event".*"event":"latency"/ { if (jf("latency_ns") + 0 > evmax) evmax = jf("latency_ns") + 0 }
+	/^\{"type":"max"/ { bio = tobio = jf("bio"); start = jf("start_ns"); end = jf("end_ns")
+		ns = jf("latency_ns"); sector = jf("sector"); size = jf("size") }
 	/bpf_trace_printk: submit_bio\(bio=/ {
 		pid = $1; sub(/.*-/, "", pid); sub_pid[hex($0) " " $NF] = pid }
 	/bpf_trace_printk: bio_endio \(bio=/ { ended[hex($0) " " $NF] = 1 }
@@ -318,6 +330,44 @@ max_summary() {
 		printf "M_PID=%s M_END_SEEN=%d EV_MAX=%s\n",
 			sub_pid[bio " " start], ended[bio " " end], evmax ""
 	}' "$1"
+}
+
+# chrome_find: sets CHROME to the Chromium here (Debian: apt-get install
+# chromium; scripts/install-deps.sh --view), or returns 1.
+chrome_find() {
+	CHROME=
+	for _c in chromium chromium-browser google-chrome; do
+		command -v $_c >/dev/null 2>&1 && CHROME=$_c && return 0
+	done
+	return 1
+}
+
+# chrome ARGS...: headless Chromium as root, with its own profile (another
+# Chromium may be running); stderr to $T_TMP/chrome.err. The bound is for
+# a hang: a busy machine starts it slowly.
+chrome() {
+	timeout 300 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$T_TMP/chrome" "$@" 2>>"$T_TMP/chrome.err"
+}
+
+# png_colours PNG: print how many colours the picture holds (a blank page
+# has one); returns 1 without python3 to decode it (the VM has none).
+png_colours() {
+	command -v python3 >/dev/null 2>&1 || return 1
+	python3 "$ROOT/tests/helpers/png_colours.py" "$1"
+}
+
+# not_blank DESCRIPTION PNG: a test that a screenshot shows something:
+# more than 16 colours (text, shapes). A SKIP without python3.
+not_blank() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip "$1" "needs python3 to decode the PNG"
+		return 0
+	fi
+	_nc=$(png_colours "$2" 2>"$T_TMP/png.err")
+	check "$1 (${_nc:-no} colours)" test "${_nc:-0}" -gt 16
+	[ -s "$T_TMP/png.err" ] && sed 's/^/#   /' "$T_TMP/png.err"
+	return 0
 }
 
 # as_nobody CMD...: run CMD as nobody (uid 65534); 127 if nothing here can
@@ -388,8 +438,13 @@ max_run() {
 # max_checks NAME: what every max-latency stage must show after max_run.
 max_checks() {
 	is "$TRC" 0 "$1: exits 0 on Ctrl-C"
-	check "$1: summary framed by = lines" \
-		test "$(grep -c '^=====$' "$T_TMP/out")" = 2
+	if [ -n "$JSON" ]; then
+		json_lines "$1" "$T_TMP/out"
+		check "$1: one max object" test "$(grep -c '^{"type":"max"' "$T_TMP/out")" = 1
+	else
+		check "$1: summary framed by = lines" \
+			test "$(grep -c '^=====$' "$T_TMP/out")" = 2
+	fi
 	case $M_BIO in
 	0x*) ok 0 "$1: From and To name the same bio ($M_BIO)" ;;
 	*) ok 1 "$1: From and To name the same bio ($M_BIO)" ;;
@@ -411,7 +466,34 @@ max_checks() {
 	else
 		skip "$1: max latency >= imposed delay" "no slowdown on this device"
 	fi
-	check "$1: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	if [ -n "$JSON" ]; then
+		check "$1: nothing lost" grep -q '^{"type":"summary",.*"lost":{}}$' "$T_TMP/out"
+	else
+		check "$1: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	fi
+}
+
+# json_lines NAME FILE: every line of FILE is one JSON object (python3 or
+# jq parse it; where neither is, as in the VM, each line at least opens
+# with {"type": and closes with }).
+json_lines() {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c '
+import json, sys
+for n, l in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(l)
+    assert isinstance(o, dict) and "type" in o, "line %d: no type" % n
+' "$2" 2>"$T_TMP/json.err"
+		ok $? "$1: every line is a JSON object (python3)"
+	elif command -v jq >/dev/null 2>&1; then
+		jq -e 'type == "object" and has("type")' "$2" >/dev/null 2>"$T_TMP/json.err"
+		ok $? "$1: every line is a JSON object (jq)"
+	else
+		check "$1: every line is {\"type\":… } (no python3 or jq here to parse it)" \
+			sh -c "! grep -qv '^{\"type\":.*}\$' '$2'"
+	fi
+	[ -s "$T_TMP/json.err" ] && tail -n 3 "$T_TMP/json.err" | sed 's/^/#   /'
+	return 0
 }
 
 # lost_count PATTERN: the sum of the summary's Lost: counts matching it

@@ -98,4 +98,40 @@ for door in $FIO_DOORS; do
 	is "$((${end:-0} + left))" "${sub:-none}" \
 		"$t: ends ($end) + starts counted as left ($left) = submits"
 done
+
+# -j: the same reads and writes as JSON lines (docs/json.md): a submit,
+# an end and a latency object per bio, the latency = end - submit, the
+# submits by the bio_io that read, and the summary as an object.
+t="$N [auto, -j]"
+if start "$S" -d "$DEV" -j; then
+	io "/dev/$DEV" 0 8 16 24 100 2048
+	IO_PID=$(sed -n 's/^pid //p' "$T_TMP/io.out")
+	io -w "/dev/$DEV" 4000 5000
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	json_lines "$t" "$T_TMP/out"
+	got=$(awk -v pid="$IO_PID" '
+	function jf(k, r) {
+		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
+		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		gsub(/"/, "", r)
+		return r
+	}
+	/"event":"submit"/ { start[jf("bio")] = jf("time_ns"); if (jf("pid") == pid) mine++ }
+	/"event":"end"/ { b = jf("bio")
+		if (!(b in start)) { print "no submit for " b > "/dev/stderr"; bad = 1 }
+		want = jf("time_ns") - start[b]; delete start[b]; need = 1 }
+	/"event":"latency"/ { if (!need || jf("latency_ns") != want || want <= 0) {
+			print "bad latency: " $0 " want " want > "/dev/stderr"; bad = 1 }
+		need = 0; n++ }
+	END { print n + 0, mine + 0; exit bad }' "$T_TMP/out")
+	ok $? "$t: every end object follows its bio's submit; latency_ns = end - submit"
+	is "$got" "8 6" "$t: 8 latency objects for 8 bios; 6 submits by the reading bio_io"
+	check "$t: the summary object counts them, nothing lost" grep -qx \
+		'{"type":"summary","events":{"submit_bio":8,"bio_endio":8},"split_parts":0,"lost":{}}' \
+		"$T_TMP/out"
+	check "$t: nothing but JSON on stdout" sh -c "! grep -qv '^{' '$T_TMP/out'"
+else
+	ok 1 "$t: starts (-j)"
+fi
 done_testing

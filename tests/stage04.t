@@ -30,4 +30,14 @@ if start "$S" -d "$DEV" -q --duration 0.3; then
 else
 	ok 1 "$t: starts"
 fi
+
+# -j: the same run as JSON lines (docs/json.md), the same checks
+t="stage04 [auto, -j]"
+JSON=1
+if max_run "$S" auto -j; then
+	max_checks "$t"
+else
+	ok 1 "$t: starts"
+fi
+JSON=
 done_testing

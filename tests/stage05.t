@@ -21,4 +21,16 @@ for door in $TEST_DOORS; do
 		"$t: Bio Info: the sector its bio_io read"
 	is "$M_SIZE" 4096 "$t: Bio Info: the size bio_io read (4096)"
 done
+
+# -j: the same run as JSON lines (docs/json.md), the same checks
+t="stage05 [auto, -j]"
+JSON=1
+if max_run "$S" auto -j; then
+	max_checks "$t"
+	is "$M_SECTOR" "${M_WANT_SECTOR:-unknown}" "$t: the max object's sector: the one its bio_io read"
+	is "$M_SIZE" 4096 "$t: the max object's size: what bio_io read (4096)"
+else
+	ok 1 "$t: starts"
+fi
+JSON=
 done_testing

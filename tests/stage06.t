@@ -44,4 +44,20 @@ for door in $TEST_DOORS; do
 	esac
 	check "$t: no stack lost" sh -c "! grep -q 'stacks not captured' '$T_TMP/out'"
 done
+
+# -j: the same run as JSON lines (docs/json.md), the same checks
+t="stage06 [auto, -j]"
+JSON=1
+if max_run "$S" auto -j; then
+	max_checks "$t"
+	is "$M_SECTOR" "${M_WANT_SECTOR:-unknown}" "$t: the max object's sector: the one its bio_io read"
+	grep '^{"type":"stack"' "$T_TMP/out" | sed 's/.*"frames":\[//; s/\]}$//' |
+		tr ',' '\n' | sed 's/^"//; s/"$//' | grep . >"$T_TMP/stack"
+	check "$t: the stack object has at least 4 frames ($(wc -l <"$T_TMP/stack"))" \
+		test "$(wc -l <"$T_TMP/stack")" -ge 4
+	check "$t: the submitter is bio_io's pread()" grep -q 'pread64' "$T_TMP/stack"
+else
+	ok 1 "$t: starts"
+fi
+JSON=
 done_testing

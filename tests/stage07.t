@@ -73,4 +73,38 @@ for door in $TEST_DOORS; do
 		check "$t: buffered write: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
 	fi
 done
+
+# -j: the same I/O as JSON lines (docs/json.md): rq_start, rq_end and
+# rq_latency objects, each end after its request's start, 8 of each
+t="stage07 [auto, -j]"
+if start "$S" -d "$DEV" -j; then
+	io "/dev/$DEV" 0 8 16 24 100 2048
+	io -w "/dev/$DEV" 4000 5000
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	json_lines "$t" "$T_TMP/out"
+	got=$(awk -v min="$MIN_NS" '
+	function jf(k, r) {
+		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
+		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+		gsub(/"/, "", r)
+		return r
+	}
+	/"event":"rq_start"/ { start[jf("rq")] = 1; s++ }
+	/"event":"rq_end"/ { r = jf("rq")
+		if (!(r in start)) { print "no start for " r > "/dev/stderr"; bad = 1 }
+		delete start[r]; e++; fn = jf("function") }
+	/"event":"rq_latency"/ { d = jf("latency_ns") + 0
+		if (d <= 0 || d > 1e10 || d < min + 0 || jf("function") != fn) {
+			print "bad latency: " $0 > "/dev/stderr"; bad = 1 }
+		n++ }
+	END { print s + 0, e + 0, n + 0; exit bad }' "$T_TMP/out")
+	ok $? "$t: every rq_end follows its request's rq_start; 0 < latency_ns < 10 s"
+	is "$got" "8 8 8" "$t: 8 rq_start, rq_end and rq_latency objects for 8 I/Os"
+	check "$t: the summary object counts them, nothing lost" grep -qx \
+		'{"type":"summary","events":{"rq_start":8,"rq_done":8},"split_parts":0,"lost":{}}' \
+		"$T_TMP/out"
+else
+	ok 1 "$t: starts (-j)"
+fi
 done_testing

@@ -28,9 +28,12 @@ dd if=/dev/urandom of="$F" bs=1M count=16 2>/dev/null || skip_all "cannot write 
 INO=$(ls -i "$F" | awk '{ print $1 }')
 
 # totals FILE: "TOTAL HIT MISS ADDED" from the summary
+# (-j: from the pages object)
 totals() {
 	sed -n 's/^\[Total \([0-9]*\) Hit \([0-9]*\) miss \([0-9]*\)\]$/\1 \2 \3/p;
-		s/^Added \([0-9]*\) pages.*/\1/p' "$1" | tr '\n' ' '
+		s/^Added \([0-9]*\) pages.*/\1/p;
+		s/^{"type":"pages","total":\([0-9]*\),"hit":\([0-9]*\),"miss":\([0-9]*\),"added":\([0-9]*\)}$/\1 \2 \3 \4/p' \
+		"$1" | tr '\n' ' '
 }
 
 TRACEFS=/sys/kernel/tracing
@@ -123,8 +126,9 @@ for door in $TEST_DOORS; do
 		wait $RPID
 		continue
 	fi
-	if ! start "$S" -a "$door" -d "$FS_DISK" -q; then
-		ok 1 "$t: starts (-q)"
+	# -j: the warm totals come as a JSON object
+	if ! start "$S" -a "$door" -d "$FS_DISK" -q -j; then
+		ok 1 "$t: starts (-q -j)"
 		echo go >"$T_TMP/gate"
 		wait $RPID
 		continue
@@ -144,6 +148,8 @@ for door in $TEST_DOORS; do
 	is "$3" $((PAGES - before)) "$t: warm: misses = pages not resident right before the read (nothing added)"
 	is "$2" "$before" "$t: warm: hits = pages resident right before the read"
 	check "$t: -q prints no per-event lines" sh -c "! grep -q 'filemap_get_pages (' '$T_TMP/out'"
+	json_lines "$t: warm, -j" "$T_TMP/out"
+	check "$t: warm, -j: nothing lost" grep -q '^{"type":"summary",.*"lost":{}}$' "$T_TMP/out"
 
 	# Writes add pages to the cache but are no lookups: no hit, no miss.
 	rm -f "$W"

@@ -37,8 +37,9 @@ dd if=/dev/urandom of="$A" bs=1M count=16 2>/dev/null || skip_all "cannot write 
 dd if=/dev/urandom of="$B" bs=1M count=8 2>/dev/null || skip_all "cannot write $B"
 mkfifo "$T_TMP/ga" "$T_TMP/gb" || skip_all "cannot make FIFOs"
 
-totals() {	# totals FILE: "TOTAL HIT MISS"
-	sed -n 's/^\[Total \([0-9]*\) Hit \([0-9]*\) miss \([0-9]*\)\]$/\1 \2 \3/p' "$1"
+totals() {	# totals FILE: "TOTAL HIT MISS", from the text or the -j pages object
+	sed -n 's/^\[Total \([0-9]*\) Hit \([0-9]*\) miss \([0-9]*\)\]$/\1 \2 \3/p;
+		s/^{"type":"pages",.*"total":\([0-9]*\),"hit":\([0-9]*\),"miss":\([0-9]*\),.*/\1 \2 \3/p' "$1"
 }
 
 # round DOOR TAG ARGS...: readers of A (its reading thread not the main
@@ -94,9 +95,10 @@ for door in $TEST_DOORS; do
 	is "$1" $PA "$t: only A's $PA pages, read by a second thread (none of B's $PB)"
 	check "$t: A was cold: miss $3 >= $PA - $SLACK" test "${3:-0}" -ge $((PA - SLACK))
 
-	# -p, the other reader.
-	round "$door" "$t: -p B" -p '$PIDB' || continue
-	check "$t: Filtered PID : B" grep -qx "Filtered PID : $PIDB" "$T_TMP/out"
+	# -p, the other reader; -j: its totals as a JSON object
+	round "$door" "$t: -p B -j" -p '$PIDB' -j || continue
+	json_lines "$t: -j" "$T_TMP/out"
+	check "$t: -j: the pages object names B" grep -q "^{\"type\":\"pages\",\"pid\":$PIDB," "$T_TMP/out"
 	set -- $TOT
 	is "$1" $PB "$t: -p B: only B's $PB pages (none of A's $PA)"
 	check "$t: B was cold: miss $3 >= $PB - $SLACK" test "${3:-0}" -ge $((PB - SLACK))

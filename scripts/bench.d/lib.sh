@@ -253,7 +253,7 @@ write_report() {
 					ms = x[int((m + 1) / 2)]
 					split(o[i], d, "\t")
 					printf "| %s | %s | %d | %d | %d ms | %s |\n", d[1], d[2], a[o[i]], t[o[i]], ms,
-						ms > 0 ? sprintf("%d", a[o[i]] * 1000 / ms) : "—" } }' "$OUT/attach.tsv"
+						(ms > 0 ? sprintf("%d", a[o[i]] * 1000 / ms) : "—") } }' "$OUT/attach.tsv"
 		fi
 		if [ -s "$OUT/build.tsv" ]; then
 			echo

@@ -77,4 +77,28 @@ awk '{ d = 100 * ($3 / (($2 + $4) / 2) - 1); v[$1] = v[$1] " " d
 		med = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 		printf "# overhead: stage03 quiet, %s door: IOPS %+.0f%% vs neighbouring baselines (median of %d)\n", o[i], med, m } }' \
 	"$T_TMP/drops"
+
+# Stage 10's attach rate in each door, entries alone and with -r: the
+# figures docs/overhead.md quotes (diagnostics, not assertions: under
+# TCG they say little of a real machine but the ratios). A function
+# door must attach its hundred-odd functions.
+CT=$ROOT/stage10_class_trace/ctracer
+for door in $TEST_DOORS; do
+	for r in "" -r; do
+		t="stage10 ctracer [$door${r:+ $r}] attaches"
+		if [ ! -x "$CT" ] || ! why=$(door_ok "$CT" "$door"); then
+			skip "$t" "${why:-ctracer is not built}"
+			continue
+		fi
+		"$CT" -a "$door" $r -q -d "$DEV" --duration 0.1 >/dev/null 2>"$T_TMP/ct.err"
+		rc=$?
+		line=$(grep ' attached in ' "$T_TMP/ct.err" | head -n 1)
+		set -- $(echo "$line" | sed -n 's/.*: \([0-9]*\) of [0-9]* .* attached in \([0-9]*\) ms.*/\1 \2/p')
+		min=1
+		[ "$door" = tracepoint ] || min=100
+		check "$t: ${1:-no} points in ${2:-?} ms" test "$rc" -eq 0 -a "${1:-0}" -ge $min
+		[ -n "$2" ] && [ "$2" -gt 0 ] &&
+			diag "overhead: ${line#ctracer: }: $(($1 * 1000 / $2)) points a second"
+	done
+done
 done_testing
