@@ -242,7 +242,7 @@ write_report() {
 			echo
 			echo "Stage 10's \`ctracer\` attaching (median of 3; \`-r\` adds the returns):"
 			echo
-			echo "| door | how | points attached | of | time | points per second |"
+			echo "| door | how | attached | of | time | attached per second |"
 			echo "| --- | --- | ---: | ---: | ---: | ---: |"
 			awk -F'\t' '{ k = $1 "\t" $2; v[k] = v[k] " " $5; a[k] = $3; t[k] = $4
 					if (!(k in seen)) { seen[k]; o[++n] = k } }

@@ -98,7 +98,7 @@ for door in $TEST_DOORS; do
 		[ "$door" = tracepoint ] || min=100
 		check "$t: ${1:-no} points in ${2:-?} ms" test "$rc" -eq 0 -a "${1:-0}" -ge $min
 		[ -n "$2" ] && [ "$2" -gt 0 ] &&
-			diag "overhead: ${line#ctracer: }: $(($1 * 1000 / $2)) points a second"
+			diag "overhead: ${line#ctracer: }: $(($1 * 1000 / $2)) a second"
 	done
 done
 done_testing
