@@ -4,18 +4,22 @@
 #   make -C stage03_latency_map    build one
 #   make demo STAGE=03   run a stage against a built-in workload
 #   make test            build, then run every test (what CI runs)
+#   make tools           the C programs of scripts/ (scripts/heatmap); make does too
 
 STAGES := $(sort $(wildcard stage[0-9][0-9]_*))
 STAGE ?= 01
 
-.PHONY: all common $(STAGES) clean test demo helpers
-all: $(STAGES)
+.PHONY: all common $(STAGES) clean test demo helpers tools
+all: $(STAGES) tools
 
 common:
 	@$(MAKE) --no-print-directory -C common common
 
 $(STAGES): common
 	@$(MAKE) --no-print-directory -C $@
+
+tools: common
+	@$(MAKE) --no-print-directory -C scripts
 
 helpers: common
 	@$(MAKE) --no-print-directory -C tests/helpers
@@ -32,4 +36,5 @@ include $(wildcard mk/*.mk)
 
 clean:
 	@for s in $(STAGES); do $(MAKE) --no-print-directory -C $$s clean; done
+	@$(MAKE) --no-print-directory -C scripts clean
 	rm -rf build tests/bin

@@ -83,5 +83,7 @@ void page_data_end(FILE *f)
 
 void page_end(FILE *f, const char *js)
 {
-	fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", js);
+	if (js)
+		fprintf(f, "<script>\n%s</script>\n", js);
+	fputs("</body>\n</html>\n", f);
 }

@@ -29,7 +29,7 @@ void page_begin(FILE *f, const char *title, const char *css);
 void page_data_begin(FILE *f, const char *id);
 void page_data_end(FILE *f);
 
-/* The page's script (as is, in a <script> element) and the page's end. */
+/* The page's script (as is, in a <script> element; NULL: none) and its end. */
 void page_end(FILE *f, const char *js);
 
 #endif /* __PAGE_H */

@@ -5,12 +5,15 @@
 #   install-deps.sh --check  exit 0 if the build deps are all there
 #   install-deps.sh --vm     also QEMU, busybox and the VM kernel's tools
 #   install-deps.sh --bench  also libbpf-tools and bpftrace for comparisons
+#   install-deps.sh --view   also Chromium, fonts and python3: the tests that
+#                            render pages (heatmap.t, stage10_view.t)
 set -e
 
 BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
 RUN="fio uftrace util-linux perl"
 VM="qemu-system-x86 busybox-static e2fsprogs cpio zstd"
 BENCH="libbpf-tools bpftrace"
+VIEW="chromium fonts-dejavu-core python3"
 
 missing() {
 	for p in "$@"; do
@@ -25,6 +28,7 @@ for a in "$@"; do
 	--check) [ -z "$(missing $BUILD)" ]; exit $? ;;
 	--vm) pkgs="$pkgs $VM" ;;
 	--bench) pkgs="$pkgs $BENCH" ;;
+	--view) pkgs="$pkgs $VIEW" ;;
 	*) echo "install-deps.sh: unknown option '$a'" >&2; exit 2 ;;
 	esac
 done

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Stage 00: request latency as a log2 histogram, as the kernel's tracex3 sample. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "heatmap.h"
 #include "hist.h"
 #include "tracer.h"
 #include "tracex3.skel.h"
@@ -22,12 +24,17 @@ static struct {
 	long interval;	/* -i: seconds per row */
 	bool bars;	/* -b: a bar histogram per interval */
 	bool text;	/* -t: characters even on a terminal */
+	const char *heatmap;	/* --heatmap: every interval as a page, at exit */
 } opts = { .interval = 1 };
+
+enum { OPT_HEATMAP = 0x200 };	/* a long option only */
 
 static const struct argp_option options[] = {
 	{ "interval", 'i', "SECONDS", 0, "One row every SECONDS (default 1)", 0 },
 	{ "bars", 'b', NULL, 0, "Each interval as a histogram of bars, not a heat-map row", 0 },
 	{ "text", 't', NULL, 0, "Characters, not colours, even on a terminal", 0 },
+	{ "heatmap", OPT_HEATMAP, "FILE", 0,
+	  "At exit, write every interval to FILE as a heat-map page (HTML)", 0 },
 	{},
 };
 
@@ -46,6 +53,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 't':
 		opts.text = true;
 		break;
+	case OPT_HEATMAP:
+		opts.heatmap = arg;
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -54,6 +64,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -68,6 +79,7 @@ static const struct argp argp = {
 	       "  tracex3                    # every disk, a row per second\n"
 	       "  tracex3 -d loop0 -i 5      # one disk, a row per 5 seconds\n"
 	       "  tracex3 -b                 # a histogram of bars per interval\n"
+	       "  tracex3 --heatmap run.html # also a page of every interval, at exit\n"
 	       "  tracex3 --duration 10 -q   # the summary only, after 10 seconds",
 };
 
@@ -80,6 +92,8 @@ struct view {
 	bool rows;		/* print rows at all (not -q) */
 	bool color;		/* a terminal, and not -t */
 	int since_scale;	/* rows since the scale line */
+	FILE *page;		/* --heatmap: opened before tracing */
+	struct heatmap heat;	/* every interval, for the page */
 };
 
 /* Add up every CPU's copy of each slot. */
@@ -122,13 +136,36 @@ static void print_scale(void)
 	printf("| # requests\n");
 }
 
-static void print_rows(struct view *v, unsigned long long *delta)
+/* Seconds since the first call: the end of each interval, for --json. */
+static double since_start(void)
+{
+	static struct timespec t0;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (!t0.tv_sec && !t0.tv_nsec)
+		t0 = ts;
+	return (ts.tv_sec - t0.tv_sec) + (ts.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+static void print_rows(struct view *v, unsigned long long *delta, double t)
 {
 	char when[16], row[512];
 	unsigned long long heat[HEAT_SLOTS] = {};
 	time_t now = time(NULL);
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	if (env.json) {
+		/* slots[i]: requests of 2^i to 2^(i+1) - 1 us (slot 0 also 0) */
+		json_begin("interval");
+		json_str("time", when);
+		json_num("t_s", t);
+		json_u64("count", hist_total(delta, HIST_SLOTS));
+		json_u64s("slots", delta, HIST_SLOTS);
+		json_end();
+		fflush(stdout);
+		return;
+	}
 	if (opts.bars) {
 		if (v->color)
 			printf("\033[H\033[2J");	/* redraw in place */
@@ -152,6 +189,8 @@ static void print_rows(struct view *v, unsigned long long *delta)
 static int show_interval(struct view *v, bool last)
 {
 	unsigned long long delta[HIST_SLOTS];
+	/* whole microseconds, as --json prints it: the page's times are the same */
+	double t = (long long)(since_start() * 1e6 + 0.5) / 1e6;
 
 	if (read_hist(v))
 		return -1;
@@ -159,9 +198,38 @@ static int show_interval(struct view *v, bool last)
 		delta[i] = v->total[i] - v->shown[i];
 		v->shown[i] = v->total[i];
 	}
-	if (v->rows && !(last && !hist_total(delta, HIST_SLOTS)))
-		print_rows(v, delta);
+	if (last && !hist_total(delta, HIST_SLOTS))
+		return 0;
+	if (v->rows)
+		print_rows(v, delta, t);
+	if (v->page && heatmap_add(&v->heat, t, delta)) {
+		fprintf(stderr, "tracex3: out of memory for the heat map\n");
+		return -1;
+	}
 	return 0;
+}
+
+/* --heatmap: the page of every interval (common/heatmap.c). */
+static int write_page(struct view *v, struct tracer *t)
+{
+	char title[128], note[128];
+	int err;
+
+	snprintf(title, sizeof(title), "tracex3: request latency, blk_mq_start_request -> %s",
+		 doors_target(&t->doors, 1));
+	snprintf(note, sizeof(note), "Disk %s, %s door, a column every %ld s.",
+		 env.disk ? env.disk : "every disk", door_name(t->doors.choice[1].door),
+		 opts.interval);
+	v->heat.title = title;
+	v->heat.note = note;
+	v->heat.what = "requests";
+	err = heatmap_write(&v->heat, v->page);
+	if (fclose(v->page) || err) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", t->name, opts.heatmap, strerror(errno));
+		err = -1;
+	}
+	v->page = NULL;
+	return err;
 }
 
 static int tick(void *arg)
@@ -179,6 +247,11 @@ int main(int argc, char **argv)
 	parse_args(&argp, argc, argv, NULL);
 	if (tracer_preflight(t.name))
 		return 1;
+	/* A file we cannot write is bad input: say so before tracing. */
+	if (opts.heatmap && !(v.page = fopen(opts.heatmap, "w"))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", t.name, opts.heatmap, strerror(errno));
+		return 1;
+	}
 
 	/*
 	 * Open the skeleton, set read-only data and choose the doors before
@@ -219,8 +292,17 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	printf("Request latency: blk_mq_start_request -> %s, log2 slots of usecs\n",
-	       doors_target(&t.doors, 1));
+	since_start();
+	if (env.json) {
+		json_begin("start");
+		json_str("end", doors_target(&t.doors, 1));
+		json_u64("interval_s", opts.interval);
+		json_str("unit", "us");
+		json_end();
+	} else {
+		printf("Request latency: blk_mq_start_request -> %s, log2 slots of usecs\n",
+		       doors_target(&t.doors, 1));
+	}
 	t.interval_ms = opts.interval * 1000;
 	t.tick = tick;
 	t.arg = &v;
@@ -228,10 +310,24 @@ int main(int argc, char **argv)
 
 	/* The part of an interval before Ctrl-C, then the whole run. */
 	err = show_interval(&v, true);
-	printf("\nAll requests:\n");
-	print_log2_hist(stdout, v.total, HIST_SLOTS, "usecs");
+	if (env.json) {
+		json_begin("hist");
+		json_u64("count", hist_total(v.total, HIST_SLOTS));
+		json_u64s("slots", v.total, HIST_SLOTS);
+		json_end();
+	} else {
+		printf("\nAll requests:\n");
+		print_log2_hist(stdout, v.total, HIST_SLOTS, "usecs");
+	}
 	tracer_summary(&t);
+	if (v.page && write_page(&v, &t))
+		err = -1;
 cleanup:
+	if (v.page) {	/* tracing never started: no half-made file */
+		fclose(v.page);
+		unlink(opts.heatmap);
+	}
+	heatmap_free(&v.heat);
 	tracer_close(&t);
 	tracex3_bpf__destroy(skel);
 	free(v.percpu);

@@ -134,14 +134,14 @@ build_initrd() {
 
 # What goes on the disk: every built stage (and solution) program with its
 # sources and README, the tests and their static helpers, the guest
-# scripts, the docs.
+# scripts, scripts/heatmap, the docs.
 workbook_files() (
 	cd "$ROOT"
 	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
 		stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
 		solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/*.c \
 		bench/*/bio_trace bench/*/README.md \
-		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/* \
+		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/* scripts/heatmap \
 		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"
 	done
