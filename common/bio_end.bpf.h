@@ -19,7 +19,8 @@
 /*
  * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
  * which CO-RE cannot relocate: bit 1 on 6.1, 6.12 and 6.18, bit 2 on 6.4.
- * The loader writes the running kernel's value here (common/doors.c).
+ * Each stage's user side writes the running kernel's mask here before
+ * load: skel->rodata->bio_cloned_flag = t.doors.bio_cloned.
  */
 const volatile __u32 bio_cloned_flag = 1U << 1;
 
@@ -155,6 +156,15 @@ struct io_comp_batch___pre613 {
 	struct request *req_list;
 } __attribute__((preserve_access_index));
 
+/* From 6.13; named here, as the arm64 vmlinux.h (6.1's) has no rq_list. */
+struct rq_list___613 {
+	struct request *head;
+} __attribute__((preserve_access_index));
+
+struct io_comp_batch___613 {
+	struct rq_list___613 req_list;
+} __attribute__((preserve_access_index));
+
 /* NVMe ends up to a whole completion queue in one batch. */
 #define RQ_BATCH_MAX 1024
 
@@ -168,13 +178,14 @@ struct io_comp_batch___pre613 {
 static __always_inline void rq_batch_end(struct io_comp_batch *iob, int (*end)(u64 rq))
 {
 	struct io_comp_batch___pre613 *old = (void *)iob;
+	struct io_comp_batch___613 *new = (void *)iob;
 	u64 rq;
 	int i;
 
 	if (bpf_core_field_exists(old->req_list))
 		rq = (u64)BPF_CORE_READ(old, req_list);
 	else
-		rq = (u64)BPF_CORE_READ(iob, req_list.head);
+		rq = (u64)BPF_CORE_READ(new, req_list.head);
 	for (i = 0; i < RQ_BATCH_MAX && rq; i++) {
 		end(rq);
 		rq = (u64)BPF_CORE_READ((struct request *)rq, rq_next);

@@ -293,43 +293,12 @@ static long btf_enum_value(const struct btf *vmlinux, const char *name)
 	return -1;
 }
 
-/*
- * BIO_CLONED sits in an enum without a name, which CO-RE cannot relocate
- * (common/bio_end.bpf.h): write this kernel's bit into the object's
- * read-only bio_cloned_flag before load, if the object has it.
- */
-static void set_bio_cloned_flag(struct bpf_object *obj, const struct btf *vmlinux)
+__u32 bio_cloned_flag(const struct btf *vmlinux)
 {
-	const struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *v;
-	const struct btf_type *sec;
-	struct bpf_map *map;
-	long bit = btf_enum_value(vmlinux, "BIO_CLONED");
-	size_t size;
-	char *data;
-	int id;
+	long bit = vmlinux ? btf_enum_value(vmlinux, "BIO_CLONED") : -1;
 
-	if (bit < 0 || bit > 31 || !btf)
-		return;
-	id = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
-	if (id < 0)
-		return;
-	bpf_object__for_each_map(map, obj)
-		if (bpf_map__is_internal(map) && strstr(bpf_map__name(map), ".rodata"))
-			break;
-	/* writable before load (libbpf 1.1 says const; the skeleton writes it) */
-	data = map ? (char *)bpf_map__initial_value(map, &size) : NULL;
-	if (!data)
-		return;
-	sec = btf__type_by_id(btf, id);
-	v = btf_var_secinfos(sec);
-	for (int i = 0; i < btf_vlen(sec); i++, v++) {
-		const struct btf_type *var = btf__type_by_id(btf, v->type);
-
-		if (!strcmp(btf__name_by_offset(btf, var->name_off), "bio_cloned_flag") &&
-		    v->offset + sizeof(__u32) <= size)
-			*(__u32 *)(data + v->offset) = 1U << bit;
-	}
+	/* bit 1 on 6.1, 6.12 and 6.18: the default if BTF does not say */
+	return bit < 0 || bit > 31 ? 1U << 1 : 1U << bit;
 }
 
 /* Choose point i's door, as -a asks; 0, or -1 with one line said. */
@@ -378,7 +347,7 @@ int doors_select(struct doors *d, struct bpf_object *obj,
 		fprintf(stderr, "cannot read kernel BTF: %s\n", strerror(errno));
 		return -1;
 	}
-	set_bio_cloned_flag(obj, btf);
+	d->bio_cloned = bio_cloned_flag(btf);
 	for (int i = 0; i < n && !err; i++)
 		err = choose(d, btf, i);
 	btf__free(btf);
@@ -450,11 +419,28 @@ const char *doors_failed(const struct doors *d, char *buf, size_t size)
 	return buf;
 }
 
-const char *doors_target(const struct doors *d, int i)
+static int point_index(const struct doors *d, const struct probe_point *p)
 {
-	const struct probe_point *p = d->points[i];
+	for (int i = 0; i < d->n; i++)
+		if (d->points[i] == p)
+			return i;
+	return -1;
+}
 
+const char *doors_target(const struct doors *d, const struct probe_point *p)
+{
+	int i = point_index(d, p);
+
+	if (i < 0)
+		return "?";
 	return d->choice[i].door == DOOR_TRACEPOINT ? p->tps[0] : p->func;
+}
+
+enum door doors_door(const struct doors *d, const struct probe_point *p)
+{
+	int i = point_index(d, p);
+
+	return i < 0 ? DOOR_AUTO : d->choice[i].door;
 }
 
 int doors_attach(struct doors *d)

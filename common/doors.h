@@ -56,6 +56,7 @@ struct doors {
 	int link_point[DOORS_MAX_LINKS];	/* which point each link serves */
 	int nlinks;
 	__u64 kprobe_missed;	/* counted by the kernel (6.7+), read at detach */
+	__u32 bio_cloned;	/* 1 << BIO_CLONED on this kernel, for bio_end.bpf.h */
 };
 
 extern const struct probe_point point_submit_bio;
@@ -80,10 +81,19 @@ int doors_select(struct doors *d, struct bpf_object *obj,
  * when -a named the door or no point has one left.
  */
 int doors_next(struct doors *d, int err);
+/*
+ * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
+ * which CO-RE cannot relocate: its mask on this kernel, from its BTF.
+ * doors_select() keeps it in d->bio_cloned; a stage writes it into its
+ * object's bio_cloned_flag (bio_end.bpf.h) before load.
+ */
+__u32 bio_cloned_flag(const struct btf *vmlinux);
 /* Those doors, as "fentry, kprobe", in buf. */
 const char *doors_failed(const struct doors *d, char *buf, size_t size);
-/* What point i listens at in its door: its function, or its first tracepoint. */
-const char *doors_target(const struct doors *d, int i);
+/* What point p listens at in its door: its function, or its first tracepoint. */
+const char *doors_target(const struct doors *d, const struct probe_point *p);
+/* The door chosen for point p (DOOR_AUTO if p is not one of the stage's). */
+enum door doors_door(const struct doors *d, const struct probe_point *p);
 /* After load: attach the chosen programs; prints one line per point. */
 int doors_attach(struct doors *d);
 /* Detach everything attached, start points first; safe to call twice. */

@@ -216,9 +216,9 @@ static int write_page(struct view *v, struct tracer *t)
 	int err;
 
 	snprintf(title, sizeof(title), "tracex3: request latency, blk_mq_start_request -> %s",
-		 doors_target(&t->doors, 1));
+		 doors_target(&t->doors, &point_rq_done));
 	snprintf(note, sizeof(note), "Disk %s, %s door, a column every %ld s.",
-		 env.disk ? env.disk : "every disk", door_name(t->doors.choice[1].door),
+		 env.disk ? env.disk : "every disk", door_name(doors_door(&t->doors, &point_rq_done)),
 		 opts.interval);
 	v->heat.title = title;
 	v->heat.note = note;
@@ -269,6 +269,8 @@ int main(int argc, char **argv)
 		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 		if (err)
 			goto cleanup;
+		/* BIO_CLONED's bit on this kernel, from its BTF (bio_end.bpf.h) */
+		skel->rodata->bio_cloned_flag = t.doors.bio_cloned;
 		err = tracex3_bpf__load(skel);
 		if (!tracer_next_door(&t, err))
 			break;
@@ -295,13 +297,13 @@ int main(int argc, char **argv)
 	since_start();
 	if (env.json) {
 		json_begin("start");
-		json_str("end", doors_target(&t.doors, 1));
+		json_str("end", doors_target(&t.doors, &point_rq_done));
 		json_u64("interval_s", opts.interval);
 		json_str("unit", "us");
 		json_end();
 	} else {
 		printf("Request latency: blk_mq_start_request -> %s, log2 slots of usecs\n",
-		       doors_target(&t.doors, 1));
+		       doors_target(&t.doors, &point_rq_done));
 	}
 	t.interval_ms = opts.interval * 1000;
 	t.tick = tick;

@@ -29,6 +29,8 @@ struct {
 
 /* Where the request ends on this kernel, set by the loader for the lines. */
 const volatile char done_name[32] = "request end";
+/* ... and the function doors' other end: a batch of completed requests. */
+static const char batch_name[] = "blk_mq_end_request_batch";
 
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_start(struct request *rq)
@@ -51,7 +53,8 @@ static __always_inline int on_start(struct request *rq)
 	return 0;
 }
 
-static __always_inline int on_done(struct request *rq)
+/* name: the function (or tracepoint) that ended it, for the lines */
+static __always_inline int on_done(struct request *rq, const volatile char *name)
 {
 	u64 key = (u64)rq;
 	u64 *tsp, ts;
@@ -65,9 +68,9 @@ static __always_inline int on_done(struct request *rq)
 	}
 	if (!quiet) {
 		ts = bpf_ktime_get_ns();
-		bpf_printk("%s(rq=0x%llx) is called!", done_name, key);
+		bpf_printk("%s(rq=0x%llx) is called!", name, key);
 		bpf_printk("blk_mq_start_request() -> %s() time duration: %llu ns",
-			   done_name, ts - *tsp);
+			   name, ts - *tsp);
 	}
 	/* Delete on completion, or the map fills and later requests are lost. */
 	bpf_map_delete_elem(&start, &key);
@@ -84,7 +87,7 @@ __noinline int on_done_batched(u64 rq)
 
 	if (targ_dev && rq_dev_core(r) != targ_dev)
 		return 0;
-	return rq_ends_core(r, ~0U) ? on_done(r) : 0;
+	return rq_ends_core(r, ~0U) ? on_done(r, batch_name) : 0;
 }
 
 /*
@@ -125,7 +128,7 @@ int BPF_KPROBE(blk_update_request_kprobe, struct request *rq, blk_status_t error
 {
 	if (targ_dev && rq_dev_core(rq) != targ_dev)
 		return 0;
-	return rq_ends_core(rq, nr_bytes) ? on_done(rq) : 0;
+	return rq_ends_core(rq, nr_bytes) ? on_done(rq, done_name) : 0;
 }
 
 SEC("fentry/blk_update_request")
@@ -134,7 +137,7 @@ int BPF_PROG(blk_update_request_fentry, struct request *rq, blk_status_t error,
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_ends(rq, nr_bytes) ? on_done(rq) : 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq, done_name) : 0;
 }
 
 /* Fired at the top of blk_update_request(), and for each request of a batch. */
@@ -144,7 +147,7 @@ int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_ends(rq, nr_bytes) ? on_done(rq) : 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq, done_name) : 0;
 }
 
 /* NVMe ends requests in batches, without blk_update_request() (5.16+). */

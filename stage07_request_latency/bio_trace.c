@@ -53,9 +53,11 @@ int main(int argc, char **argv)
 		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 		if (err)
 			goto cleanup;
+		/* BIO_CLONED's bit on this kernel, from its BTF (bio_end.bpf.h) */
+		skel->rodata->bio_cloned_flag = t.doors.bio_cloned;
 		/* The lines name the end this kernel offers: a function or the tracepoint. */
 		snprintf((char *)skel->rodata->done_name, sizeof(skel->rodata->done_name), "%s",
-			 doors_target(&t.doors, 1));
+			 doors_target(&t.doors, &point_rq_done));
 		err = bio_trace_bpf__load(skel);
 		if (!tracer_next_door(&t, err))
 			break;

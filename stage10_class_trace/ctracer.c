@@ -1443,6 +1443,8 @@ int main(int argc, char **argv)
 	skel->rodata->targ_sectors = opt.sectors;
 	skel->rodata->targ_first = opt.first;
 	skel->rodata->targ_last = opt.last;
+	/* BIO_CLONED's bit on this kernel, from its BTF (bio_end.bpf.h) */
+	skel->rodata->bio_cloned_flag = bio_cloned_flag(vmlinux);
 	if (choose_door(t.name, skel, &missing))
 		goto cleanup;
 	err = ctracer_bpf__load(skel);

@@ -77,6 +77,8 @@ int main(int argc, char **argv)
 		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 		if (err)
 			goto cleanup;
+		/* BIO_CLONED's bit on this kernel, from its BTF (bio_end.bpf.h) */
+		skel->rodata->bio_cloned_flag = t.doors.bio_cloned;
 		err = bio_trace_bpf__load(skel);
 		if (!tracer_next_door(&t, err))
 			break;
