@@ -281,9 +281,11 @@ static __always_inline int on_lookup_tp(struct address_space *mapping, unsigned 
 
 /*
  * The doors, one program each; the loader keeps one door per probe point
- * and switches the others off before load. fentry, fexit and tp_btf
- * programs get BTF-typed pointers (folio->mapping is a plain load); a
- * kprobe program reads with BPF_CORE_READ().
+ * and switches the others off before load. A tp_btf program gets
+ * BTF-typed pointers (folio->mapping is a plain load). The kprobe and
+ * fentry programs here hand their arguments to the same helpers
+ * (mapping_dev(), folio_pages()), which read with BPF_CORE_READ(): that
+ * works in both, typed pointer or plain number.
  */
 SEC("kprobe/__filemap_add_folio")
 int BPF_KPROBE(filemap_add_folio_kprobe, struct address_space *mapping,
