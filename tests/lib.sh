@@ -292,6 +292,17 @@ pc_residency() {
 	     END { print (b == "" ? "none" : b), (a == "" ? "none" : a) }' "$1"
 }
 
+# JF_AWK: an awk function for JSON lines (-j): jf("key") is the value of
+# "key" in the current line, a number or a string without its quotes,
+# else "". Use it as: awk "$JF_AWK"' ... jf("bio") ... '
+JF_AWK='
+function jf(k, r) {
+	if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
+	r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
+	gsub(/"/, "", r)
+	return r
+}'
+
 # max_summary FILE: read a stage04+ run (per-event lines and the summary)
 # and print shell assignments for eval:
 #   M_BIO M_START M_END M_NS  the summary's bio, times and max latency
@@ -302,14 +313,8 @@ pc_residency() {
 #   EV_MAX                    the largest per-event duration printed
 # With -j (JSON lines) the same from the "event", "max" objects.
 max_summary() {
-	awk '
+	awk "$JF_AWK"'
 	function hex(s) { match(s, /bio=0x[0-9a-f]+/); return substr(s, RSTART + 4, RLENGTH - 4) }
-	function jf(k, r) {	# the value of "k" in this JSON line, else ""
-		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
-		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		gsub(/"/, "", r)
-		return r
-	}
 	/^\{"type":"event".*"event":"submit"/ { sub_pid[jf("bio") " " jf("time_ns")] = jf("pid") }
 	/^\{"type":"event".*"event":"end"/ { ended[jf("bio") " " jf("time_ns")] = 1 }
 	/^\{"type":"event".*"event":"latency"/ { if (jf("latency_ns") + 0 > evmax) evmax = jf("latency_ns") + 0 }

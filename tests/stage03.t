@@ -110,13 +110,7 @@ if start "$S" -d "$DEV" -j; then
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
 	json_lines "$t" "$T_TMP/out"
-	got=$(awk -v pid="$IO_PID" '
-	function jf(k, r) {
-		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
-		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		gsub(/"/, "", r)
-		return r
-	}
+	got=$(awk -v pid="$IO_PID" "$JF_AWK"'
 	/"event":"submit"/ { start[jf("bio")] = jf("time_ns"); if (jf("pid") == pid) mine++ }
 	/"event":"end"/ { b = jf("bio")
 		if (!(b in start)) { print "no submit for " b > "/dev/stderr"; bad = 1 }

@@ -83,13 +83,7 @@ if start "$S" -d "$DEV" -j; then
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
 	json_lines "$t" "$T_TMP/out"
-	got=$(awk -v min="$MIN_NS" '
-	function jf(k, r) {
-		if (!match($0, "\"" k "\":(\"[^\"]*\"|[0-9]+)")) return ""
-		r = substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3)
-		gsub(/"/, "", r)
-		return r
-	}
+	got=$(awk -v min="$MIN_NS" "$JF_AWK"'
 	/"event":"rq_start"/ { start[jf("rq")] = 1; s++ }
 	/"event":"rq_end"/ { r = jf("rq")
 		if (!(r in start)) { print "no start for " r > "/dev/stderr"; bad = 1 }
