@@ -5,9 +5,11 @@
 #   make demo STAGE=03   run a stage against a built-in workload
 #   make test            build, then run every test (what CI runs)
 #   make tools           the C programs of scripts/ (scripts/heatmap); make does too
+#   make ARCH=arm64      a cross build into build/arm64/ (mk/cross.mk)
 
 STAGES := $(sort $(wildcard stage[0-9][0-9]_*))
 STAGE ?= 01
+include common/arch.mk
 
 .PHONY: all common $(STAGES) clean test demo helpers tools
 all: $(STAGES) tools
@@ -37,4 +39,4 @@ include $(wildcard mk/*.mk)
 clean:
 	@for s in $(STAGES); do $(MAKE) --no-print-directory -C $$s clean; done
 	@$(MAKE) --no-print-directory -C scripts clean
-	rm -rf build tests/bin
+	rm -rf $(if $(CROSS),build/$(ARCH),build tests/bin)

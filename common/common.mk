@@ -7,11 +7,12 @@
 #   include ../common/common.mk
 #
 # Output: the program in the stage folder; everything else under build/.
-# V=1 shows the full commands.
+# A cross build (make ARCH=arm64, arch.mk) puts the program with the rest,
+# under build/arm64/<stage>/. V=1 shows the full commands.
 
 COMMON_DIR := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 ROOT_DIR := $(abspath $(COMMON_DIR)/..)
-BUILD_DIR := $(ROOT_DIR)/build
+include $(COMMON_DIR)/arch.mk
 COMMON_OUT := $(BUILD_DIR)/common
 OUTPUT := $(BUILD_DIR)/$(notdir $(CURDIR))
 
@@ -19,16 +20,18 @@ CLANG ?= clang
 CC ?= gcc
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
-# The committed vmlinux.h (common/vmlinux/<arch>/, from Linux 6.18) makes
-# the build the same on every host: code naming a field of a newer kernel
-# still compiles on an older one, and CO-RE fixes it up at load time. Set
+# The committed vmlinux.h (common/vmlinux/<arch>/: x86 from Linux 6.18,
+# arm64 from 6.1; its README says how) makes the build the same on every
+# host: CO-RE fixes each field access up at load time. Set
 # VMLINUX_BTF=/sys/kernel/btf/vmlinux to use the running kernel's instead
 # (the only choice on an architecture without a committed one).
-VMLINUX_COMMITTED := $(wildcard $(COMMON_DIR)/vmlinux/$(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')/vmlinux.h)
-ifeq ($(VMLINUX_COMMITTED),)
-VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+VMLINUX_COMMITTED := $(wildcard $(COMMON_DIR)/vmlinux/$(ARCH)/vmlinux.h)
+ifeq ($(VMLINUX_COMMITTED)$(VMLINUX_BTF),)
+ifneq ($(CROSS),)
+$(error ARCH=$(ARCH): no common/vmlinux/$(ARCH)/vmlinux.h; set VMLINUX_BTF to that architecture's BTF)
 endif
-ARCH := $(shell uname -m | sed 's/x86_64/x86/; s/aarch64/arm64/')
+VMLINUX_BTF := /sys/kernel/btf/vmlinux
+endif
 
 VMLINUX := $(BUILD_DIR)/vmlinux.h
 LIBCOMMON := $(COMMON_OUT)/libcommon.a
@@ -60,11 +63,13 @@ endif
 .SECONDARY:
 
 ifeq ($(COMMON_ONLY),)
-.PHONY: all clean
-all: $(APP)
+APP_BIN := $(if $(CROSS),$(OUTPUT)/$(APP),$(APP))
 
-$(APP): $(OUTPUT)/$(APP).o $(LIBCOMMON)
-	$(call msg,BINARY,$(CURDIR)/$@)
+.PHONY: all clean
+all: $(APP_BIN)
+
+$(APP_BIN): $(OUTPUT)/$(APP).o $(LIBCOMMON)
+	$(call msg,BINARY,$(abspath $@))
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(OUTPUT)/$(APP).o: $(APP).c $(OUTPUT)/$(APP).skel.h $(COMMON_HDRS) | $(OUTPUT)
@@ -88,7 +93,7 @@ $(LIBCOMMON) $(VMLINUX): FORCE
 
 clean:
 	$(call msg,CLEAN,$(CURDIR))
-	$(Q)rm -rf $(OUTPUT) $(APP)
+	$(Q)rm -rf $(OUTPUT) $(APP_BIN)
 
 .PHONY: FORCE
 FORCE:
@@ -117,9 +122,16 @@ $(VMLINUX): | $(DEPS_STAMP) $(BUILD_DIR)
 endif
 
 # A fresh machine: install the toolchain first (scripts/install-deps.sh).
+# A cross toolchain is not installed behind the user's back: it adds a
+# foreign architecture to dpkg.
 $(DEPS_STAMP): | $(BUILD_DIR)
+ifeq ($(CROSS),)
 	$(Q)$(ROOT_DIR)/scripts/install-deps.sh --check >/dev/null 2>&1 || \
 		$(ROOT_DIR)/scripts/install-deps.sh
+else
+	$(Q)$(ROOT_DIR)/scripts/install-deps.sh --check --cross-$(ARCH) >/dev/null 2>&1 || \
+		{ echo "make ARCH=$(ARCH): no cross toolchain; as root: scripts/install-deps.sh --cross-$(ARCH)" >&2; exit 1; }
+endif
 	$(Q)touch $@
 endif
 

@@ -27,6 +27,11 @@ struct folio___61 {
 	unsigned int _folio_nr_pages;
 } __attribute__((preserve_access_index));
 
+/* Named here too: the arm64 vmlinux.h is 6.1's. */
+struct folio___618 {
+	unsigned int _nr_pages;
+} __attribute__((preserve_access_index));
+
 /* Before 6.18 folio->flags was a plain unsigned long, not memdesc_flags_t. */
 struct folio___pre618 {
 	unsigned long flags;
@@ -36,6 +41,7 @@ struct folio___pre618 {
 static __always_inline __u32 folio_pages(struct folio *folio)
 {
 	struct folio___61 *old = (void *)folio;
+	struct folio___618 *new = (void *)folio;
 	struct folio___pre618 *pre618 = (void *)folio;
 	unsigned long flags = 0;
 
@@ -45,8 +51,8 @@ static __always_inline __u32 folio_pages(struct folio *folio)
 		bpf_core_read(&flags, sizeof(flags), &folio->flags);
 	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
 		return 1;
-	if (bpf_core_field_exists(folio->_nr_pages))
-		return BPF_CORE_READ(folio, _nr_pages);
+	if (bpf_core_field_exists(new->_nr_pages))
+		return BPF_CORE_READ(new, _nr_pages);
 	if (bpf_core_field_exists(old->_folio_nr_pages))
 		return BPF_CORE_READ(old, _folio_nr_pages);
 	return 1;

@@ -2,11 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Install what the workbook needs from Debian's packages. Idempotent.
 #   install-deps.sh          build + run deps (clang, libbpf, bpftool, fio …)
-#   install-deps.sh --check  exit 0 if the build deps are all there
+#   install-deps.sh --check  exit 0 if the build deps are all there (and
+#                            the cross ones, with --cross-arm64)
 #   install-deps.sh --vm     also QEMU, busybox and the VM kernel's tools
 #   install-deps.sh --bench  also libbpf-tools and bpftrace for comparisons
 #   install-deps.sh --view   also Chromium, fonts and python3: the tests that
 #                            render pages (heatmap.t, stage10_view.t)
+#   install-deps.sh --cross-arm64  also Debian's aarch64 cross compiler and
+#                            the :arm64 libraries, for make ARCH=arm64 on
+#                            an x86 host (adds arm64 to dpkg's architectures;
+#                            --cross-x86 is the same the other way round)
 set -e
 
 BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
@@ -14,6 +19,11 @@ RUN="fio uftrace util-linux perl"
 VM="qemu-system-x86 busybox-static e2fsprogs cpio zstd"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"
+# make ARCH=arm64 links the target's own libraries, statically: multiarch
+# packages, each the same version as its host twin (so apt may upgrade a
+# few host libraries with them).
+CROSS_ARM64="gcc-aarch64-linux-gnu libbpf-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64"
+CROSS_X86="gcc-x86-64-linux-gnu libbpf-dev:amd64 libelf-dev:amd64 zlib1g-dev:amd64"
 
 missing() {
 	for p in "$@"; do
@@ -23,15 +33,34 @@ missing() {
 }
 
 pkgs="$BUILD $RUN"
+build=$BUILD
+check=
+foreign=
+
+# cross DEBARCH PACKAGES: a cross toolchain for DEBARCH, unless this host
+# is one (it then builds for it with its own compiler).
+cross() {
+	[ "$(dpkg --print-architecture)" = "$1" ] && return 0
+	foreign=$1
+	pkgs="$pkgs $2"
+	build="$build $2"
+}
+
 for a in "$@"; do
 	case "$a" in
-	--check) [ -z "$(missing $BUILD)" ]; exit $? ;;
+	--check) check=1 ;;
 	--vm) pkgs="$pkgs $VM" ;;
 	--bench) pkgs="$pkgs $BENCH" ;;
 	--view) pkgs="$pkgs $VIEW" ;;
+	--cross-arm64) cross arm64 "$CROSS_ARM64" ;;
+	--cross-x86) cross amd64 "$CROSS_X86" ;;
 	*) echo "install-deps.sh: unknown option '$a'" >&2; exit 2 ;;
 	esac
 done
+if [ -n "$check" ]; then
+	[ -z "$(missing $build)" ]
+	exit $?
+fi
 
 need=$(missing $pkgs)
 [ -z "$need" ] && exit 0
@@ -41,8 +70,14 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "Installing:" $need
 export DEBIAN_FRONTEND=noninteractive
+refresh=
+if [ -n "$foreign" ] && ! dpkg --print-foreign-architectures | grep -qx "$foreign"; then
+	dpkg --add-architecture "$foreign"
+	refresh=1	# the lists know no $foreign package yet
+fi
 # Refresh package lists once if they are missing or a day old.
-if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
+if [ -n "$refresh" ] ||
+	[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
 	apt-get update -qq
 fi
 apt-get install -y -qq --no-install-recommends $need >/dev/null

@@ -74,7 +74,8 @@ struct {
  * These are plain addresses from /proc/kallsyms, not BTF-typed ksyms: a
  * kernel without CONFIG_KALLSYMS_ALL (this project's host) lists no data
  * symbols and would refuse to load a program naming a typed one. Weak:
- * a symbol missing there is 0, and the stack tells what it can.
+ * a symbol missing there is 0, and the stack tells what it can. arm64
+ * keeps it in the task instead (below).
  */
 extern const void __preempt_count __ksym __weak;
 extern const void pcpu_hot __ksym __weak;
@@ -87,8 +88,31 @@ struct pcpu_hot___6_2 {
 #define PC_SOFTIRQ_OFFSET	0x100
 #define PC_HARDIRQ_MASK		0xf0000
 #define PC_NMI_MASK		0xf00000
-#define TASK_STACK_SIZE		(16 << 10)	/* x86-64's THREAD_SIZE, without KASAN */
+#define TASK_STACK_SIZE		(16 << 10)	/* THREAD_SIZE: x86-64; arm64 with 4K pages. No KASAN */
 
+#ifdef __TARGET_ARCH_arm64
+/*
+ * arm64: thread_info.preempt_count, first in the task_struct; a 64-bit
+ * union whose low half (little-endian: the int read here) is the count.
+ * Only arm64 objects carry this, so x86's program stays as it was.
+ */
+struct thread_info___arm64 {
+	int preempt_count;
+} __attribute__((preserve_access_index));
+
+struct task_struct___arm64 {
+	struct thread_info___arm64 thread_info;
+} __attribute__((preserve_access_index));
+
+static __always_inline int read_preempt_count(int *pc)
+{
+	struct task_struct___arm64 *task = (void *)bpf_get_current_task();
+
+	if (!bpf_core_field_exists(task->thread_info.preempt_count))
+		return -1;
+	return bpf_core_read(pc, sizeof(*pc), &task->thread_info.preempt_count);
+}
+#else
 /* This CPU's copy of a per-CPU variable: its address plus the CPU's offset. */
 static __always_inline int read_preempt_count(int *pc)
 {
@@ -107,6 +131,7 @@ static __always_inline int read_preempt_count(int *pc)
 		return -1;
 	return bpf_probe_read_kernel(pc, sizeof(*pc), (void *)(base + var));
 }
+#endif
 
 static __always_inline u8 context(void)
 {
