@@ -10,7 +10,8 @@
 #   build/vm/<KERNEL> -> <kver>           the name the scripts boot by
 # and, shared by all kernels:
 #   build/vm/disk.img      ext4: /workbook (built stages, tests, helpers),
-#                          /tools (fio, setpriv and their libraries)
+#                          /tools (fio, setpriv, uftrace and their
+#                          libraries, uftrace's libmcount)
 #   build/vm/scratch.img   empty ext4, the page-cache stages' filesystem
 # Each piece is rebuilt only when a hash of its inputs changes. Exit 3:
 # this host cannot build it (no package, no network, a tool missing).
@@ -142,6 +143,7 @@ workbook_files() (
 		solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/*.c \
 		bench/*/bio_trace bench/*/README.md \
 		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/* scripts/heatmap \
+		scripts/uftrace-readahead.sh scripts/read.c \
 		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"
 	done
@@ -149,14 +151,31 @@ workbook_files() (
 
 # Dynamic tools and their shared libraries, for /tools on the disk (not
 # the initramfs: fio's closure is ~80 MB). util-linux's setpriv: busybox's
-# cannot drop root (--reuid), which the tests use.
-TOOLS=${VM_TOOLS:-fio setpriv}
+# cannot drop root (--reuid), which the tests use. uftrace also needs its
+# libmcount*.so, which it preloads into the program it traces: they go to
+# /tools/lib/uftrace, with their own libraries (libcapstone) in /tools/lib.
+TOOLS=${VM_TOOLS:-fio setpriv uftrace}
 tool_files() {
 	for t in $TOOLS; do
 		f=$(command -v "$t") || continue
 		echo "$f"
+		[ "$t" = uftrace ] && mcount_libs "$f"
+	done | while read -r f; do
+		echo "$f"
 		ldd "$f" | awk '/=> \// { print $3 } /^\t\/.*ld-linux/ { print $1 }'
 	done | awk '!seen[$0]++'
+}
+
+# mcount_libs UFTRACE: its libmcount*.so, where its package installs them
+# (Debian: /usr/lib/<triplet>/uftrace; a source build: <prefix>/lib/uftrace).
+mcount_libs() {
+	_pre=$(dirname "$(dirname "$1")")
+	for _d in "$_pre"/lib/*/uftrace "$_pre"/lib/uftrace "$_pre"/lib64/uftrace; do
+		[ -f "$_d/libmcount.so" ] || continue
+		ls "$_d"/libmcount*.so
+		return 0
+	done
+	echo "vm build: no libmcount.so next to $1: uftrace cannot record in the VM" >&2
 }
 
 build_disk() {
@@ -175,6 +194,10 @@ build_disk() {
 	(cd "$ROOT" && echo "$files" | cpio -pdm --quiet "$tmp/workbook")
 	for l in $tools; do
 		case "$l" in
+		*/uftrace/libmcount*.so)
+			mkdir -p "$tmp/tools/lib/uftrace"
+			cp -L "$l" "$tmp/tools/lib/uftrace/"
+			;;
 		*/bin/* | */sbin/*) cp -L "$l" "$tmp/tools/bin/" ;;
 		*) cp -L "$l" "$tmp/tools/lib/" ;;
 		esac
