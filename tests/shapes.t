@@ -88,7 +88,15 @@ books() {
 		kprobe_books "$1" "$ST" "$EN"
 	else
 		is "${EN:-none}" "${ST:-none}" "$1: every start has its end (${ST:-none})"
-		check "$1: Lost: none" grep -qx "Lost: none" "$T_TMP/$2.out"
+		# A run the kernel skipped because the same program was already
+		# running on that CPU (an interrupt's completion inside ours: a
+		# stacked device under QEMU makes that window wide) is counted
+		# as "missed by recursion". With the books above balanced it was
+		# another disk's event; it is shown, not failed. Anything else
+		# lost fails.
+		check "$1: Lost: none (but the kernel's recursion misses)" \
+			sh -c "grep -q '^Lost: ' '$T_TMP/$2.out' &&
+				! grep '^Lost: [1-9]' '$T_TMP/$2.out' | grep -qv 'events missed by recursion\$'"
 		# on stderr too: prove shows it when not verbose
 		grep "^Lost: [1-9]" "$T_TMP/$2.out" | sed "s|^|# $1: |" | tee /dev/stderr
 	fi
