@@ -59,14 +59,6 @@ __u64 link_kprobe_missed(struct bpf_link *link)
 	return info.missed;
 }
 
-static const char *const drop_names[STAT_MAX] = {
-	[STAT_MAP_FULL] = "start records not stored (map full)",
-	[STAT_NO_START] = "completions without a recorded start",
-	[STAT_STALE] = "starts replaced before their end was seen (end not traced, or requeued)",
-	[STAT_WALK_CUT] = "rq->bio walks cut short",
-	[STAT_STACK_ERR] = "stacks not captured",
-	[STAT_TASK_STORE] = "events without per-task storage (out of memory)",
-};
 
 __u64 recursion_misses(struct bpf_object *obj)
 {
@@ -145,13 +137,16 @@ struct loss {
 	__u64 n;
 };
 
-static const char *const drop_keys[STAT_MAX] = {
-	[STAT_MAP_FULL] = "map_full",
-	[STAT_NO_START] = "no_start",
-	[STAT_STALE] = "stale_start",
-	[STAT_WALK_CUT] = "walk_cut",
-	[STAT_STACK_ERR] = "stack_error",
-	[STAT_TASK_STORE] = "task_storage",
+/* The stats counters that count a loss (stats.h), n filled at exit. */
+static const struct loss drops[STAT_MAX] = {
+	[STAT_MAP_FULL] = { "map_full", "start records not stored (map full)" },
+	[STAT_NO_START] = { "no_start", "completions without a recorded start" },
+	[STAT_STALE] = { "stale_start",
+		"starts replaced before their end was seen (end not traced, or requeued)" },
+	[STAT_WALK_CUT] = { "walk_cut", "rq->bio walks cut short" },
+	[STAT_STACK_ERR] = { "stack_error", "stacks not captured" },
+	[STAT_TASK_STORE] = { "task_storage",
+		"events without per-task storage (out of memory)" },
 };
 
 static void summary_json(FILE *out, struct doors *d, const __u64 *total, const struct loss *l, int n)
@@ -187,7 +182,7 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 
 	read_stats(d->obj, total);
 	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++)
-		l[n++] = (struct loss){ drop_keys[k], drop_names[k], total[k] };
+		l[n++] = (struct loss){ drops[k].key, drops[k].what, total[k] };
 	l[n++] = (struct loss){ "starts_left",
 		"starts never seen to complete (left in the start map)", starts_left(d->obj) };
 	l[n++] = (struct loss){ "kprobe_missed",
