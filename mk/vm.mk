@@ -8,20 +8,36 @@
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
 # those test files in the guest.
+# VM_ARCH=arm64: the aarch64 VM (qemu-system-aarch64, Debian's cloud-arm64
+# kernels), its programs cross built by make ARCH=arm64, its files under
+# build/arm64/ (vm/, classroom-vm-arm64.tar.gz); the default is this
+# host's architecture (scripts/install-deps.sh --vm-arm64 on x86).
 
 VM_KERNELS ?= cloud 6.12
 VM_KERNEL ?= $(firstword $(VM_KERNELS))
-export VM_KERNELS
+VM_ARCH ?= $(HOST_ARCH)
+override VM_ARCH := $(call arch_name,$(VM_ARCH))
+export VM_KERNELS VM_ARCH
 
-.PHONY: vm vm-shell vm-test vm-image
-vm: all helpers solutions bench-build
+# The guest's programs: this tree's, or another architecture's build.
+ifeq ($(VM_ARCH),$(HOST_ARCH))
+VM_PROGRAMS := all helpers solutions bench-build
+else
+VM_PROGRAMS := vm-programs
+endif
+
+.PHONY: vm vm-shell vm-test vm-image vm-programs
+vm-programs:
+	@$(MAKE) --no-print-directory ARCH=$(VM_ARCH)
+
+vm: $(VM_PROGRAMS)
 	@scripts/vm/build.sh $(VM_KERNELS)
 
 vm-shell: vm
 	@scripts/vm/run.sh -k $(VM_KERNEL) shell
 
-vm-test: all helpers solutions bench-build
-	@VM_KERNELS="$(VM_KERNELS)" tests/run.sh -v tests/vm.t tests/vm_power.t
+vm-test: $(VM_PROGRAMS)
+	@tests/run.sh -v tests/vm.t tests/vm_power.t
 
 vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)

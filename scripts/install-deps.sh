@@ -5,6 +5,9 @@
 #   install-deps.sh --check  exit 0 if the build deps are all there (and
 #                            the cross ones, with --cross-arm64)
 #   install-deps.sh --vm     also QEMU, busybox and the VM kernel's tools
+#   install-deps.sh --vm-arm64  the aarch64 classroom VM on an x86 host:
+#                            --vm, qemu-system-arm and --cross-arm64 (its
+#                            programs); --vm-x86 the other way round
 #   install-deps.sh --bench  also libbpf-tools and bpftrace for comparisons
 #   install-deps.sh --view   also Chromium, fonts and python3: the tests that
 #                            render pages (heatmap.t, stage10_view.t)
@@ -16,7 +19,7 @@ set -e
 
 BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
 RUN="fio uftrace util-linux perl"
-VM="qemu-system-x86 busybox-static e2fsprogs cpio zstd"
+VM="busybox-static e2fsprogs cpio zstd binutils"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"
 # make ARCH=arm64 links the target's own libraries, statically: multiarch
@@ -46,10 +49,20 @@ cross() {
 	build="$build $2"
 }
 
+# qemu_for DEBARCH: the package of QEMU's emulator for a DEBARCH guest
+qemu_for() {
+	case "$1" in
+	arm64) echo qemu-system-arm ;;
+	*) echo qemu-system-x86 ;;
+	esac
+}
+
 for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
-	--vm) pkgs="$pkgs $VM" ;;
+	--vm) pkgs="$pkgs $VM $(qemu_for "$(dpkg --print-architecture)")" ;;
+	--vm-arm64) pkgs="$pkgs $VM $(qemu_for arm64)" && cross arm64 "$CROSS_ARM64" ;;
+	--vm-x86) pkgs="$pkgs $VM $(qemu_for amd64)" && cross amd64 "$CROSS_X86" ;;
 	--bench) pkgs="$pkgs $BENCH" ;;
 	--view) pkgs="$pkgs $VIEW" ;;
 	--cross-arm64) cross arm64 "$CROSS_ARM64" ;;

@@ -3,29 +3,47 @@
 # The classroom VM: builds the image (scripts/vm/build.sh), boots each kernel
 # of VM_KERNELS once under QEMU, and relays the guest's TAP (every test file
 # in every door, then the fio overhead smoke check) prefixed with the kernel
-# version. Logs: build/vm/log/<kernel>/{results.tap,console.log}.
+# version. Logs: <VM folder>/log/<kernel>/{results.tap,console.log}.
+# VM_ARCH=arm64 (tests/vm_arm64.t): the aarch64 VM, its programs cross
+# built first (make ARCH=arm64), its kernels Debian's cloud-arm64 ones.
 # vm: skip it boots the VM
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/scripts/vm/arch.sh"
 
-command -v qemu-system-x86_64 >/dev/null 2>&1 ||
-	skip_all "QEMU is absent (scripts/install-deps.sh --vm installs it)"
+case $VM_ARCH in
+arm64) qpkg=qemu-system-arm ;;
+*) qpkg=qemu-system-x86 ;;
+esac
+command -v "$QEMU" >/dev/null 2>&1 ||
+	skip_all "$QEMU is absent (scripts/install-deps.sh --vm${FOREIGN:+-$VM_ARCH} installs $qpkg)"
 
-# One VM run at a time: they share build/vm/ and the CPUs.
+# One VM run at a time: they share the CPUs (and build/vm/).
 mkdir -p "$ROOT/build/vm"
 exec 8>"$ROOT/build/vm/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
+
+if [ -n "$FOREIGN" ]; then
+	# Another architecture's programs: make ARCH=arm64 (a no-op when
+	# tests/cross.t or make vm-test built them already).
+	"$ROOT/scripts/install-deps.sh" --check --cross-"$VM_ARCH" ||
+		skip_all "no $VM_ARCH cross toolchain (scripts/install-deps.sh --vm-$VM_ARCH)"
+	make -C "$ROOT" --no-print-directory ARCH="$VM_ARCH" >"$T_TMP/make.log" 2>&1
+	rc=$?
+	ok $rc "make ARCH=$VM_ARCH: the guest's programs build"
+	[ $rc -eq 0 ] || { tail -n 20 "$T_TMP/make.log" | sed 's/^/#   /'; done_testing; exit; }
+fi
 
 for k in ${VM_KERNELS:-cloud 6.12}; do
 	"$ROOT/scripts/vm/build.sh" "$k" >"$T_TMP/build.log" 2>&1
 	rc=$?
 	if [ $rc -eq 3 ]; then
-		skip "kernel $k" "cannot build its image here: $(tail -n 1 "$T_TMP/build.log")"
+		skip "$VM_ARCH kernel $k" "cannot build its image here: $(tail -n 1 "$T_TMP/build.log")"
 		continue
 	fi
-	ok $rc "kernel $k: the image builds"
+	ok $rc "$VM_ARCH kernel $k: the image builds"
 	[ $rc -eq 0 ] || { sed 's/^/#   /' "$T_TMP/build.log"; continue; }
-	kver=$(readlink "$ROOT/build/vm/$k")
-	out=$ROOT/build/vm/log/$k
+	kver=$(readlink "$VM/$k")
+	out=$VM/log/$k
 	"$ROOT/scripts/vm/run.sh" -k "$k" -o "$out" test 2>"$T_TMP/run.err"
 	rc=$?
 	# the boot-to-first-test figure and the KVM probe's verdict: on

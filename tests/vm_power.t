@@ -11,19 +11,21 @@
 # Each end within VM_POWER_LIMIT seconds (default 120; TCG boots in ~5).
 # Uses the images make vm built (refreshed first, as in vm.t), or with
 # VM_POWER_RUN=DIR/run.sh an unpacked hand-out (make vm-image) as it is.
+# VM_ARCH=arm64 (tests/vm_power_arm64.t): the aarch64 VM's shell.
 # vm: skip it boots the VM
 . "$(dirname "$0")/lib.sh"
+. "$ROOT/scripts/vm/arch.sh"
 
 LIMIT=${VM_POWER_LIMIT:-120}
 RUN=${VM_POWER_RUN:-$ROOT/scripts/vm/run.sh}
 if [ -n "${VM_POWER_RUN:-}" ]; then
 	VM=$(cd "$(dirname "$RUN")" && pwd)
-else
-	VM=$ROOT/build/vm
+	QEMU=qemu-system-x86_64
+	[ "$(cat "$VM/arch" 2>/dev/null)" = arm64 ] && QEMU=qemu-system-aarch64
 fi
 
-command -v qemu-system-x86_64 >/dev/null 2>&1 ||
-	skip_all "QEMU is absent (scripts/install-deps.sh --vm installs it)"
+command -v "$QEMU" >/dev/null 2>&1 ||
+	skip_all "$QEMU is absent (scripts/install-deps.sh --vm${FOREIGN:+-$VM_ARCH} installs it)"
 command -v script >/dev/null 2>&1 ||
 	skip_all "script (util-linux) is absent: it gives run.sh the terminal shell mode needs"
 command -v mkfifo >/dev/null 2>&1 || skip_all "mkfifo is absent"

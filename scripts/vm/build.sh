@@ -3,25 +3,35 @@
 # Build the classroom VM from Debian packages only, cached under build/vm/:
 #
 #   scripts/vm/build.sh [KERNEL...]     (default: cloud)
+#   VM_ARCH=arm64 scripts/vm/build.sh   an aarch64 VM (default: this host's)
 #
 # KERNEL is "cloud" (linux-image-cloud-amd64, today 6.1), "6.12"
-# (linux-image-6.12-cloud-amd64) or a linux-image-* package name. For each:
-#   build/vm/<kver>/vmlinuz, initrd.img   kernel, busybox + modules + init
-#   build/vm/<KERNEL> -> <kver>           the name the scripts boot by
+# (linux-image-6.12-cloud-amd64) or a linux-image-* package name; -arm64
+# for VM_ARCH=arm64. For each, in the VM folder (build/vm, or
+# build/<arch>/vm for another architecture than the host's):
+#   <kver>/vmlinuz, initrd.img   kernel, busybox + modules + init
+#   <KERNEL> -> <kver>           the name the scripts boot by
 # and, shared by all kernels:
-#   build/vm/disk.img      ext4: /workbook (built stages, tests, helpers),
-#                          /tools (fio, setpriv, uftrace and their
-#                          libraries, uftrace's libmcount)
-#   build/vm/scratch.img   empty ext4, the page-cache stages' filesystem
+#   arch         x86 or arm64: which QEMU run.sh starts
+#   disk.img     ext4: /workbook (built stages, tests, helpers), /tools
+#                (fio, setpriv, uftrace and their libraries, uftrace's
+#                libmcount)
+#   scratch.img  empty ext4, the page-cache stages' filesystem
+# Another architecture's VM takes its programs from build/<arch>/ (make
+# ARCH=arm64) and its busybox and tools from that architecture's Debian
+# packages (dpkg --add-architecture: scripts/install-deps.sh --vm-arm64).
 # Each piece is rebuilt only when a hash of its inputs changes. Exit 3:
 # this host cannot build it (no package, no network, a tool missing).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-VM=$ROOT/build/vm
+. "$ROOT/scripts/vm/arch.sh"
 
-# Modules the guest loads, in dependency order after resolution.
+# Modules the guest loads, in dependency order after resolution (those
+# built into a kernel are left out). arm64's results channel is a virtio
+# console (QEMU's virt machine has one serial port for Linux).
 MODULES="configfs null_blk loop"
-BUSYBOX=${BUSYBOX:-/bin/busybox}
+[ "$VM_ARCH" = arm64 ] && MODULES="$MODULES virtio_pci virtio_console"
+BUSYBOX=${BUSYBOX:-/bin/busybox}	# the host's, for its xzcat
 
 die() {
 	echo "vm build: $*" >&2
@@ -47,7 +57,7 @@ resolve() {
 	fi
 	apt-cache show "$1" >/dev/null 2>&1 || return 0
 	_p=$(apt-cache depends "$1" 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)
+		sed -n 's/^ *Depends: \(linux-image-[^ :]*\)\(:[a-z0-9]*\)\{0,1\}$/\1/p' | head -n 1)
 	echo "${_p:-$1}"
 }
 
@@ -55,10 +65,10 @@ resolve() {
 fetch_kernel() {
 	case "$1" in
 	linux-image-*) meta=$1 ;;
-	cloud) meta=linux-image-cloud-amd64 ;;
-	*) meta=linux-image-$1-cloud-amd64 ;;
+	cloud) meta=linux-image-cloud-$DEB_ARCH ;;
+	*) meta=linux-image-$1-cloud-$DEB_ARCH ;;
 	esac
-	pkg=$(resolve "$meta")
+	pkg=$(resolve "$meta$DEB_SUFFIX")
 	if [ -z "$pkg" ]; then
 		# Offline: the version this name resolved to last time.
 		[ -L "$VM/$1" ] || cannot "cannot resolve $meta (no package lists, nothing cached)"
@@ -70,17 +80,28 @@ fetch_kernel() {
 	if [ -z "$DEB" ]; then
 		echo "  FETCH    $pkg" >&2
 		# apt's sandbox user may not be able to write to build/
-		(cd "$VM/debs" && apt-get download -q -o APT::Sandbox::User=root "$pkg" \
-			>/dev/null) || cannot "cannot download $pkg"
+		download "$VM/debs" "$pkg$DEB_SUFFIX" || cannot "cannot download $pkg"
 		DEB=$(ls "$VM/debs/${pkg}_"*.deb | tail -n 1)
 	fi
 	KVER=${pkg#linux-image-}
 }
 
-# moddeps DIR NAME: NAME and what it depends on, dependencies first.
-# A subshell: it recurses, and sh has no local variables.
+# download DIR PACKAGE...: their .debs into DIR (PACKAGE may be name:arch)
+download() {
+	_d=$1
+	shift
+	# apt's sandbox user may not be able to write to build/
+	(cd "$_d" && apt-get download -q -o APT::Sandbox::User=root "$@" >/dev/null)
+}
+
+# moddeps DIR NAME: NAME and what it depends on, dependencies first;
+# nothing if the kernel has it built in. A subshell: it recurses, and sh
+# has no local variables.
 moddeps() (
 	_f=$(find "$1" -name "$2.ko*" -o -name "$(echo "$2" | tr _ -).ko*" | head -n 1)
+	if [ -z "$_f" ] && grep -qE "/($2|$(echo "$2" | tr _ -))\.ko\$" "$1"/*/modules.builtin 2>/dev/null; then
+		exit 0
+	fi
 	[ -n "$_f" ] || die "module $2 not found in the kernel package"
 	for _d in $(modcat "$_f" | tr '\0' '\n' | sed -n 's/^depends=//p' | tr , ' '); do
 		moddeps "$1" "$_d" || exit 1
@@ -101,11 +122,11 @@ build_initrd() {
 	kdir=$VM/$KVER
 	hash=$({
 		echo "$DEB $MODULES"
-		cat "$BUSYBOX" "$ROOT/scripts/vm/init" "$ROOT/scripts/vm/build.sh"
+		cat "$GUEST_BUSYBOX" "$ROOT/scripts/vm/init" "$ROOT/scripts/vm/build.sh"
 	} | sha256sum)
 	[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/initrd.img" ] &&
 		fresh "$kdir/.inputs" "$hash" && return 0
-	echo "  INITRD   build/vm/$KVER/initrd.img" >&2
+	echo "  INITRD   ${kdir#"$ROOT"/}/initrd.img" >&2
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/x" "$kdir"
 	dpkg-deb --fsys-tarfile "$DEB" | tar -x -C "$tmp/x" ./boot ./lib/modules
@@ -113,13 +134,15 @@ build_initrd() {
 	r=$tmp/root
 	mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" \
 		"$r/run" "$r/mnt" "$r/root" "$r/etc"
-	cp "$BUSYBOX" "$r/bin/busybox"
+	cp "$GUEST_BUSYBOX" "$r/bin/busybox"
+	chmod 755 "$r/bin/busybox"
 	cp "$ROOT/scripts/vm/init" "$r/init"
 	chmod 755 "$r/init"
 	# No modules.dep and no kmod in the guest: init insmods in this order.
 	mods=$(for m in $MODULES; do
 		moddeps "$tmp/x/lib/modules" "$m" || exit 1
 	done) || exit 1
+	: >"$r/lib/modules/order"
 	for f in $mods; do
 		n=$(basename "$f" | sed 's/\.ko.*//')
 		[ -f "$r/lib/modules/$n.ko" ] && continue
@@ -133,19 +156,43 @@ build_initrd() {
 	echo "$hash" >"$kdir/.inputs"
 }
 
-# What goes on the disk: every built stage (and solution) program with its
-# sources and README, the tests and their static helpers, the guest
-# scripts, scripts/heatmap, the docs.
+# What goes on the disk: the sources and README of every stage (and
+# solution), the tests, the guest scripts, the docs; the programs come
+# from program_files.
 workbook_files() (
 	cd "$ROOT"
-	for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
-		stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
-		solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/*.c \
-		bench/*/bio_trace bench/*/README.md \
-		tests/*.t tests/lib.sh tests/bin/* scripts/vm/guest/* scripts/heatmap \
+	for f in stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
+		solutions/*/*.c bench/*/README.md \
+		tests/*.t tests/lib.sh scripts/vm/guest/* \
 		scripts/uftrace-readahead.sh scripts/read.c \
 		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"
+	done
+)
+
+# program_files: "PATH-ON-DISK BUILT-FILE" for every built program: each
+# stage's, solution's and bench variant's, the test helpers, scripts/heatmap.
+# This host's in the source tree; another architecture's (make ARCH=arm64)
+# under build/<arch>/, a folder per stage and tests/bin, scripts.
+program_files() (
+	cd "$ROOT"
+	if [ -z "$FOREIGN" ]; then
+		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
+			solutions/*/bio_trace solutions/*/pagecache_trace bench/*/bio_trace \
+			tests/bin/* scripts/heatmap; do
+			[ -f "$f" ] && echo "$f $ROOT/$f"
+		done
+		exit 0
+	fi
+	xb=$ROOT/build/$VM_ARCH
+	for d in stage*/ solutions/*/ bench/*/; do
+		for n in bio_trace pagecache_trace tracex3 ctracer; do
+			f=$xb/$(basename "$d")/$n
+			[ -f "$f" ] && echo "$d$n $f"
+		done
+	done
+	for f in "$xb"/tests/bin/* "$xb"/scripts/heatmap; do
+		[ -f "$f" ] && echo "${f#"$xb"/} $f"
 	done
 )
 
@@ -154,8 +201,14 @@ workbook_files() (
 # cannot drop root (--reuid), which the tests use. uftrace also needs its
 # libmcount*.so, which it preloads into the program it traces: they go to
 # /tools/lib/uftrace, with their own libraries (libcapstone) in /tools/lib.
+# This host's tools, found by ldd; another architecture's come from its
+# packages (tool_sysroot), found by their ELF headers.
 TOOLS=${VM_TOOLS:-fio setpriv uftrace}
 tool_files() {
+	if [ -n "$FOREIGN" ]; then
+		foreign_tool_files
+		return
+	fi
 	for t in $TOOLS; do
 		f=$(command -v "$t") || continue
 		echo "$f"
@@ -178,20 +231,138 @@ mcount_libs() {
 	echo "vm build: no libmcount.so next to $1: uftrace cannot record in the VM" >&2
 }
 
+tool_package() {
+	case "$1" in
+	setpriv) echo util-linux ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# tool_sysroot: SYSROOT, the tools' packages for VM_ARCH and every library
+# package they depend on, unpacked (not installed) under the VM folder.
+# Without the other architecture's package lists: no tools (their tests
+# SKIP in the guest).
+tool_sysroot() {
+	SYSROOT=$VM/sysroot
+	_want=$(for t in $TOOLS; do tool_package "$t"; done | sort -u)
+	# every Depends, recursively; of them the libraries and the tools
+	_pk=$(apt-cache depends --recurse --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances \
+		$(for p in $_want; do echo "$p$DEB_SUFFIX"; done) 2>/dev/null |
+		sed -n "s/^\([a-z0-9][^ <]*\)$DEB_SUFFIX\$/\1/p" |
+		grep -xE "lib.*|zlib.*|$(echo $_want | tr ' ' '|')" | sort -u)
+	if [ -z "$_pk" ]; then
+		echo "vm build: no $DEB_ARCH packages known (dpkg --add-architecture $DEB_ARCH; apt-get update): no fio, setpriv, uftrace in the VM" >&2
+		return 0
+	fi
+	_h=$(echo "$_pk" | sha256sum)
+	[ -d "$SYSROOT" ] && fresh "$VM/.sysroot.inputs" "$_h" && return 0
+	echo "  SYSROOT  $(echo "$_pk" | wc -l) $DEB_ARCH packages for $TOOLS" >&2
+	mkdir -p "$VM/debs/tools"
+	_get=$(for p in $_pk; do
+		ls "$VM/debs/tools/${p}_"*.deb >/dev/null 2>&1 || echo "$p$DEB_SUFFIX"
+	done)
+	[ -z "$_get" ] || download "$VM/debs/tools" $_get ||
+		cannot "cannot download the $DEB_ARCH tool packages"
+	rm -rf "$SYSROOT"
+	mkdir -p "$SYSROOT"
+	for p in $_pk; do
+		dpkg-deb -x "$(ls "$VM/debs/tools/${p}_"*.deb | tail -n 1)" "$SYSROOT"
+	done
+	echo "$_h" >"$VM/.sysroot.inputs"
+}
+
+# sysroot_lib NAME: the path of shared library NAME in SYSROOT (also in
+# a private folder, which its users find by their RUNPATH: ceph's)
+sysroot_lib() {
+	for _d in lib/$TRIPLET usr/lib/$TRIPLET lib usr/lib; do
+		[ -e "$SYSROOT/$_d/$1" ] && echo "$SYSROOT/$_d/$1" && return 0
+	done
+	_p=$(find "$SYSROOT" -name "$1" | head -n 1)
+	[ -n "$_p" ] && echo "$_p"
+}
+
+# elf_closure FILE...: the files and every library they load, their
+# loader too, by the NEEDED entries of their ELF headers.
+elf_closure() {
+	_todo="$*"
+	_seen=" "
+	while [ -n "$_todo" ]; do
+		set -- $_todo
+		_f=$1
+		shift
+		_todo="$*"
+		case "$_seen" in *" $_f "*) continue ;; esac
+		_seen="$_seen$_f "
+		echo "$_f"
+		_i=$(readelf -l "$_f" 2>/dev/null |
+			sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
+		for _n in $(readelf -d "$_f" 2>/dev/null |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p') ${_i:+$(basename "$_i")}; do
+			if _l=$(sysroot_lib "$_n"); then
+				_todo="$_todo $_l"
+			else
+				echo "vm build: $_n, which $(basename "$_f") needs, is in no unpacked package" >&2
+			fi
+		done
+	done
+}
+
+foreign_tool_files() {
+	tool_sysroot
+	[ -d "$SYSROOT" ] || return 0
+	for t in $TOOLS; do
+		for f in "$SYSROOT"/usr/bin/$t "$SYSROOT"/bin/$t "$SYSROOT"/usr/sbin/$t; do
+			[ -f "$f" ] || continue
+			echo "$f"
+			[ "$t" = uftrace ] && mcount_libs "$f"
+			break
+		done
+	done | while read -r f; do
+		elf_closure "$f"
+	done | awk '!seen[$0]++'
+}
+
+# guest_busybox: GUEST_BUSYBOX, the busybox the initramfs gets: this
+# host's, or the one of VM_ARCH's busybox-static package.
+guest_busybox() {
+	GUEST_BUSYBOX=$BUSYBOX
+	[ -n "$FOREIGN" ] || return 0
+	GUEST_BUSYBOX=$VM/busybox
+	[ -f "$GUEST_BUSYBOX" ] && return 0
+	mkdir -p "$VM/debs"
+	_d=$(ls "$VM/debs/busybox-static_"*.deb 2>/dev/null | tail -n 1)
+	if [ -z "$_d" ]; then
+		download "$VM/debs" "busybox-static$DEB_SUFFIX" ||
+			cannot "cannot download busybox-static$DEB_SUFFIX (scripts/install-deps.sh --vm-$VM_ARCH)"
+		_d=$(ls "$VM/debs/busybox-static_"*.deb | tail -n 1)
+	fi
+	dpkg-deb --fsys-tarfile "$_d" | tar -xO ./bin/busybox >"$GUEST_BUSYBOX.tmp"
+	mv "$GUEST_BUSYBOX.tmp" "$GUEST_BUSYBOX"
+}
+
 build_disk() {
 	files=$(workbook_files)
+	progs=$(program_files)
 	tools=$(tool_files)
 	# size and mtime: cheap, and what make would look at
 	hash=$({
 		(cd "$ROOT" && ls -lL --time-style=+%s $files)
+		echo "$progs" | while read -r _to _from; do
+			echo "$_to $(ls -lL --time-style=+%s "$_from")"
+		done
 		[ -z "$tools" ] || ls -lL --time-style=+%s $tools
 		cat "$ROOT/scripts/vm/build.sh"
 	} | sha256sum)
 	[ -f "$VM/disk.img" ] && fresh "$VM/.disk.inputs" "$hash" && return 0
-	echo "  DISK     build/vm/disk.img" >&2
+	echo "  DISK     ${VM#"$ROOT"/}/disk.img ($VM_ARCH)" >&2
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/workbook" "$tmp/tools/bin" "$tmp/tools/lib"
 	(cd "$ROOT" && echo "$files" | cpio -pdm --quiet "$tmp/workbook")
+	echo "$progs" | while read -r _to _from; do
+		mkdir -p "$tmp/workbook/$(dirname "$_to")"
+		cp -p "$_from" "$tmp/workbook/$_to"
+	done
 	for l in $tools; do
 		case "$l" in
 		*/uftrace/libmcount*.so)
@@ -212,7 +383,7 @@ build_disk() {
 
 build_scratch() {
 	[ -f "$VM/scratch.img" ] && return 0
-	echo "  DISK     build/vm/scratch.img" >&2
+	echo "  DISK     ${VM#"$ROOT"/}/scratch.img" >&2
 	# no lazy init: no thread writing to it behind the tests' backs
 	mkfs.ext4 -q -F -L scratch -E lazy_itable_init=0,lazy_journal_init=0 \
 		"$VM/tmp.$$.img" 512M >/dev/null
@@ -223,8 +394,15 @@ build_scratch() {
 command -v mkfs.ext4 >/dev/null 2>&1 || cannot "mkfs.ext4 missing (scripts/install-deps.sh --vm)"
 command -v cpio >/dev/null 2>&1 || cannot "cpio missing (scripts/install-deps.sh --vm)"
 "$BUSYBOX" --help 2>/dev/null | grep -q BusyBox || cannot "$BUSYBOX missing (install busybox-static)"
+if [ -n "$FOREIGN" ]; then
+	command -v readelf >/dev/null 2>&1 || cannot "readelf missing (install binutils)"
+	[ -f "$ROOT/build/$VM_ARCH/stage01_submit_bio/bio_trace" ] ||
+		cannot "no $VM_ARCH programs: make ARCH=$VM_ARCH (scripts/install-deps.sh --vm-$VM_ARCH first)"
+fi
 mkdir -p "$VM"
-trap 'rm -rf "$VM/tmp.$$" "$VM/tmp.$$.img"' EXIT
+echo "$VM_ARCH" >"$VM/arch"
+trap 'rm -rf "$VM/tmp.$$" "$VM/tmp.$$.img" "$VM/busybox.tmp"' EXIT
+guest_busybox
 for k in "$@"; do
 	fetch_kernel "$k"
 	build_initrd

@@ -1,21 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Pack the classroom VM for hand-out: build/classroom-vm.tar.gz holds
-# run.sh, the disks and, per kernel, vmlinuz and initrd.img. On a classroom
-# machine with QEMU: tar xzf classroom-vm.tar.gz && classroom-vm/run.sh
+# run.sh, the disks, the architecture's name and, per kernel, vmlinuz and
+# initrd.img. On a classroom machine with QEMU:
+#   tar xzf classroom-vm.tar.gz && classroom-vm/run.sh
 #   scripts/vm/pack.sh [KERNEL...]     (default: cloud; built by make vm)
+# VM_ARCH=arm64 on an x86 host (or x86 on an arm64 one): the other
+# architecture's VM, as build/classroom-vm-arm64.tar.gz (classroom-vm-arm64/).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-VM=$ROOT/build/vm
-out=$ROOT/build/classroom-vm.tar.gz
+. "$ROOT/scripts/vm/arch.sh"
+name=classroom-vm${FOREIGN:+-$VM_ARCH}
+out=$ROOT/build/$name.tar.gz
 [ $# -gt 0 ] || set -- cloud
+case $VM_ARCH in
+arm64) qpkg=qemu-system-arm qbin=qemu-system-aarch64 what="an arm64 (aarch64) VM" ;;
+*) qpkg=qemu-system-x86 qbin=qemu-system-x86_64 what="an x86-64 VM" ;;
+esac
 
 tmp=$ROOT/build/vm-pack.$$
 trap 'rm -rf "$tmp"' EXIT
-d=$tmp/classroom-vm
+d=$tmp/$name
 mkdir -p "$d"
 # copies: make vm may replace the originals while tar reads
 cp --sparse=always "$VM/disk.img" "$VM/scratch.img" "$d/"
+cp "$VM/arch" "$d/"
 cp "$ROOT/scripts/vm/run.sh" "$d/"
 for k in "$@"; do
 	kver=$(readlink "$VM/$k") || { echo "pack: kernel $k is not built (make vm)" >&2; exit 1; }
@@ -24,8 +33,11 @@ for k in "$@"; do
 	ln -s "$kver" "$d/$k"
 done
 cat >"$d/README.txt" <<END
-Classroom VM of the BPF storage-stack workbook. Needs only QEMU
-(Debian/Ubuntu: apt-get install qemu-system-x86).
+Classroom VM of the BPF storage-stack workbook: $what.
+Needs only QEMU's $qbin
+(Debian/Ubuntu: apt-get install $qpkg). On a host of the same
+architecture with /dev/kvm it runs at full speed; elsewhere QEMU
+emulates it (TCG), slower but the same VM.
 
   ./run.sh              boot $1 ($(readlink "$VM/$1")) with a shell
   ./run.sh -k KERNEL    another kernel: $*
@@ -37,6 +49,6 @@ Leave with poweroff (or exit, or Ctrl-D), or press Ctrl-A then X.
 reboot boots a fresh VM. Every boot starts from the images as they came:
 what you change inside is discarded when you leave or reboot.
 END
-tar -C "$tmp" --sparse --owner=0 --group=0 -czf "$out.tmp" classroom-vm
+tar -C "$tmp" --sparse --owner=0 --group=0 -czf "$out.tmp" "$name"
 mv "$out.tmp" "$out"
 echo "  PACK     build/$(basename "$out") ($(du -h "$out" | cut -f1))" >&2

@@ -12,7 +12,9 @@
 #                                       console in DIR/console.log
 #
 # KERNEL is a folder next to disk.img with vmlinuz and initrd.img (default
-# cloud). KVM is used only after a short probe shows that a KVM guest boots
+# cloud). The file "arch" there says which QEMU boots them: x86
+# (qemu-system-x86_64, machine pc) or arm64 (qemu-system-aarch64, machine
+# virt). KVM is used only after a short probe shows that a KVM guest boots
 # here with -cpu $VM_KVM_CPU (host); the verdict is kept until the host
 # reboots. VM_ACCEL=kvm|tcg forces the choice. Other knobs: VM_MEM (MB),
 # VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line), VM_TESTS
@@ -24,7 +26,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/disk.img" ]; then
 	VM=$here
 else
-	VM=$(cd "$here/../.." && pwd)/build/vm
+	# in the source tree: this host's VM, or VM_ARCH's (make ARCH=...)
+	ROOT=$(cd "$here/../.." && pwd)
+	. "$here/arch.sh"
 fi
 kernel=cloud
 out=
@@ -49,8 +53,22 @@ K=$VM/$kernel
 for f in "$K/vmlinuz" "$K/initrd.img" "$VM/disk.img" "$VM/scratch.img"; do
 	[ -f "$f" ] || { echo "vm: $f missing (run make vm)" >&2; exit 1; }
 done
-command -v qemu-system-x86_64 >/dev/null 2>&1 ||
-	{ echo "vm: qemu-system-x86_64 not found (apt-get install qemu-system-x86)" >&2; exit 1; }
+arch=$(cat "$VM/arch" 2>/dev/null || echo x86)
+case $arch in
+x86)
+	QEMU=qemu-system-x86_64 QEMU_PKG=qemu-system-x86
+	MACHINE="-machine pc" CON=ttyS0 TCG_CPU=max
+	;;
+arm64)
+	QEMU=qemu-system-aarch64 QEMU_PKG=qemu-system-arm
+	# GICv3 with KVM (a host's own), v2 under TCG; pointer
+	# authentication QEMU's cheap way (its default is costly under TCG)
+	MACHINE="-machine virt" CON=ttyAMA0 TCG_CPU=max,pauth-impdef=on
+	;;
+*) echo "vm: $VM/arch: unknown architecture '$arch'" >&2; exit 1 ;;
+esac
+command -v $QEMU >/dev/null 2>&1 ||
+	{ echo "vm: $QEMU not found (apt-get install $QEMU_PKG)" >&2; exit 1; }
 
 now() {
 	date +%s.%N
@@ -60,20 +78,34 @@ since() {	# since T0: seconds from T0 to now, one decimal
 	echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'
 }
 
-# qemu ACCEL MODE QEMU-ARGS...: under $WRAP (a time limit), if set
+# qemu ACCEL MODE CONSOLE RESULTS QEMU-ARGS...: under $WRAP (a time
+# limit), if set. CONSOLE: the console's -serial backend; RESULTS: the
+# file the guest's results channel writes to (init's wb.results).
 WRAP=
 qemu() {
 	case $1 in
-	kvm) acc="-accel kvm -cpu ${VM_KVM_CPU:-host}" ;;
-	*) acc="-accel tcg -cpu max" ;;
+	kvm)
+		acc="-accel kvm -cpu ${VM_KVM_CPU:-host}"
+		[ "$arch" = arm64 ] && acc="$acc -machine gic-version=max"
+		;;
+	*) acc="-accel tcg -cpu $TCG_CPU" ;;
 	esac
 	_m=$2
-	shift 2
+	if [ "$arch" = arm64 ]; then
+		res="-device virtio-serial-pci -chardev file,id=res,path=$4 -device virtconsole,chardev=res"
+		_r=wb.results=hvc0
+	else
+		res="-serial file:$4"
+		_r=
+	fi
+	_c=$3
+	shift 4
 	# shellcheck disable=SC2086
-	$WRAP qemu-system-x86_64 -nodefaults -no-user-config -machine pc $acc \
+	$WRAP $QEMU -nodefaults -no-user-config $MACHINE $acc \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -no-reboot \
 		-kernel "$K/vmlinuz" -initrd "$K/initrd.img" \
-		-append "console=ttyS0 panic=-1 quiet wb.mode=$_m ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
+		-serial "$_c" $res \
+		-append "console=$CON panic=-1 quiet wb.mode=$_m $_r ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
 		-drive "if=none,id=wb,format=raw,snapshot=on,file=$VM/disk.img" \
 		-device nvme,drive=wb,serial=workbook \
 		-drive "if=none,id=sc,format=raw,snapshot=on,file=$VM/scratch.img" \
@@ -96,8 +128,8 @@ accel() {
 	p=$(mktemp -d)
 	t0=$(now)
 	WRAP="timeout -k 2 ${VM_KVM_PROBE:-10}"
-	qemu kvm probe -display none -monitor none \
-		-serial "file:$p/console" -serial "file:$p/probe" </dev/null >"$p/qemu" 2>&1
+	qemu kvm probe "file:$p/console" "$p/probe" -display none -monitor none \
+		</dev/null >"$p/qemu" 2>&1
 	rc=$?
 	WRAP=
 	if grep -q "wb-probe ok" "$p/probe" 2>/dev/null; then
@@ -131,9 +163,9 @@ shell)
 		echo "vm: booting $(readlink "$K" || echo "$kernel") ($a); leave with poweroff or Ctrl-A then X" >&2
 		: >"$ctl"
 		# signal=off: Ctrl-C reaches the guest (to stop a tracer), not QEMU
-		qemu "$a" shell -display none \
-			-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
-			-mon chardev=con,mode=readline -serial "file:$ctl"
+		qemu "$a" shell chardev:con "$ctl" -display none \
+			-chardev stdio,id=con,mux=on,signal=off \
+			-mon chardev=con,mode=readline
 		rc=$?
 		grep -q '^wb-reboot' "$ctl" || break
 		echo "vm: the guest rebooted: booting it again from the images as built" >&2
@@ -148,9 +180,8 @@ test)
 	a=$(accel)
 	t0=$(now)
 	WRAP="timeout -k 5 $limit"
-	qemu "$a" test -display none -monitor none \
-		-serial "file:$out/console.log" -serial "file:$out/results.tap" \
-		</dev/null >"$out/qemu.log" 2>&1 &
+	qemu "$a" test "file:$out/console.log" "$out/results.tap" \
+		-display none -monitor none </dev/null >"$out/qemu.log" 2>&1 &
 	qpid=$!
 	# Boot-to-first-test: the guest's runner writes its first line just
 	# before it starts the first test.
