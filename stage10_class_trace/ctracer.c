@@ -235,6 +235,7 @@ static int nlinks, cap_links, attached, refused, ret_attached, ret_refused;
 static int *fds, nfds, cap_fds;	/* fentry: each copy's program and link */
 static __u64 kprobe_missed, copy_recursion_misses;
 static int first_refusal;	/* its errno, for the attach line */
+static int first_refused_fn;	/* and which function refused it */
 static const char **syms;
 static __u64 *cookies;
 static bool multi_works = true;
@@ -268,8 +269,10 @@ static void raise_nofile(void)
 /* Function i refused its entry (or, ret, its return) with errno err. */
 static void refuse(int i, int err, bool ret)
 {
-	if (!first_refusal)
+	if (!first_refusal) {
 		first_refusal = err;
+		first_refused_fn = i;
+	}
 	(*(ret ? &ret_refused : &refused))++;
 	if (env.verbose)
 		fprintf(stderr, "refused: %s%s: %s\n", funcs.f[i].name, ret ? " (return)" : "",
@@ -672,9 +675,11 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 		fprintf(stderr, " and %d returns", ret_attached);
 	fprintf(stderr, " attached in %ld ms", (long)((now() - t0) * 1000 + 0.5));
 	if (refused || ret_refused || missing)
-		fprintf(stderr, " (%d refused%s%s%s, %d not in this kernel: skipped)",
+		fprintf(stderr, " (%d refused%s%s%s%s%s, %d not in this kernel: skipped)",
 			refused + ret_refused, ret_refused ? " with returns" : "",
 			first_refusal ? ", the first: " : "",
+			first_refusal ? funcs.f[first_refused_fn].name : "",
+			first_refusal ? ": " : "",
 			first_refusal ? strerror(first_refusal) : "", missing);
 	if (passed_over[0])
 		fprintf(stderr, " (passed over: %s)", passed_over);

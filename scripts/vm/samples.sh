@@ -7,11 +7,12 @@
 # DIR/<kver>/stageNN.DOOR.txt.
 #   scripts/vm/samples.sh [-k KERNEL] [-o DIR] [-a "fentry kprobe"] [STAGE...]
 # Needs the images of make vm. Default: every stage, fentry and kprobe,
-# kernel cloud, DIR build/vm/samples.
+# kernel cloud, DIR <VM folder>/samples (VM_ARCH=arm64: the arm64 VM's).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/scripts/vm/arch.sh"
 kernel=cloud
-out=$ROOT/build/vm/samples
+out=$VM/samples
 doors="fentry kprobe"
 while getopts k:o:a: o; do
 	case $o in
@@ -23,7 +24,7 @@ while getopts k:o:a: o; do
 done
 shift $((OPTIND - 1))
 stages=${*:-$(ls -d "$ROOT"/stage[0-9][0-9]_* | sed 's|.*/stage\([0-9][0-9]\)_.*|\1|')}
-kver=$(readlink "$ROOT/build/vm/$kernel") || { echo "samples: no kernel $kernel (make vm)" >&2; exit 1; }
+kver=$(readlink "$VM/$kernel") || { echo "samples: no kernel $kernel (make vm)" >&2; exit 1; }
 mkdir -p "$out/$kver"
 # one VM run at a time (tests/vm.t takes this lock too)
 exec 8>"$ROOT/build/vm/.lock"
