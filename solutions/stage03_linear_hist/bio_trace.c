@@ -80,7 +80,7 @@ static int print_hist(void *arg)
 	printf("%-12s : %-8s distribution\n", "msecs", "count");
 	for (int i = first; i >= 0 && i <= last; i++) {
 		int len = (int)(count[i] * BAR_WIDTH / most);
-		char range[16];
+		char range[32];
 
 		if (i == HIST_SLOTS - 1)
 			snprintf(range, sizeof(range), "%d+", i * HIST_STEP_MS);
