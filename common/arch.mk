@@ -16,7 +16,7 @@
 
 ARCH_MK_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 UNAME_M ?= $(shell uname -m)
-arch_name = $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(1)))
+arch_name = $(patsubst amd64,x86,$(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(1))))
 HOST_ARCH := $(call arch_name,$(UNAME_M))
 
 # Only the command line picks ARCH: an ARCH in the environment (a kernel

@@ -12,6 +12,6 @@ all: helpers bench-build solutions
 
 CROSS_RUN := $(filter test demo bench vm vm-%,$(MAKECMDGOALS))
 ifneq ($(CROSS_RUN),)
-$(error make $(CROSS_RUN) ARCH=$(ARCH): runs the programs, which are $(ARCH), on this $(HOST_ARCH) host; make ARCH=$(ARCH) builds them)
+$(error make $(CROSS_RUN) ARCH=$(ARCH): runs the programs, which are $(ARCH), on this $(HOST_ARCH) host; make ARCH=$(ARCH) builds them, make $(CROSS_RUN) VM_ARCH=$(ARCH) runs them in the $(ARCH) classroom VM)
 endif
 endif

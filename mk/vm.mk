@@ -10,8 +10,9 @@
 # those test files in the guest.
 # VM_ARCH=arm64: the aarch64 VM (qemu-system-aarch64, Debian's cloud-arm64
 # kernels), its programs cross built by make ARCH=arm64, its files under
-# build/arm64/ (vm/, classroom-vm-arm64.tar.gz); the default is this
-# host's architecture (scripts/install-deps.sh --vm-arm64 on x86).
+# build/arm64/vm/ (the hand-out: build/classroom-vm-arm64.tar.gz); the
+# default is this host's architecture (scripts/install-deps.sh --vm-arm64
+# on x86). Not ARCH=arm64: that only cross builds the programs.
 
 VM_KERNELS ?= cloud 6.12
 VM_KERNEL ?= $(firstword $(VM_KERNELS))

@@ -2,7 +2,7 @@
 # Sourced by the VM's host scripts (build.sh, pack.sh, tests/vm.t): which
 # architecture the classroom VM is, and where its pieces live.
 #   VM_ARCH     x86 or arm64 (also x86_64, aarch64, amd64); default: the
-#               host's, as common/arch.mk's ARCH
+#               host's (make's VM_ARCH, not its ARCH, which cross builds)
 # Sets HOST_ARCH, VM_ARCH, FOREIGN (1 if VM_ARCH is not the host's), VM
 # (the VM folder: build/vm, or build/<arch>/vm as make ARCH=<arch> puts
 # its programs under build/<arch>/), QEMU (the system emulator), DEB_ARCH

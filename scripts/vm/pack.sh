@@ -5,12 +5,13 @@
 # initrd.img. On a classroom machine with QEMU:
 #   tar xzf classroom-vm.tar.gz && classroom-vm/run.sh
 #   scripts/vm/pack.sh [KERNEL...]     (default: cloud; built by make vm)
-# VM_ARCH=arm64 on an x86 host (or x86 on an arm64 one): the other
-# architecture's VM, as build/classroom-vm-arm64.tar.gz (classroom-vm-arm64/).
+# VM_ARCH=arm64 (the default on an arm64 host): the arm64 VM, as
+# build/classroom-vm-arm64.tar.gz (classroom-vm-arm64/).
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/arch.sh"
-name=classroom-vm${FOREIGN:+-$VM_ARCH}
+name=classroom-vm
+[ "$VM_ARCH" = x86 ] || name=$name-$VM_ARCH
 out=$ROOT/build/$name.tar.gz
 [ $# -gt 0 ] || set -- cloud
 case $VM_ARCH in

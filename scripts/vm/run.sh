@@ -26,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/disk.img" ]; then
 	VM=$here
 else
-	# in the source tree: this host's VM, or VM_ARCH's (make ARCH=...)
+	# in the source tree: this host's VM, or VM_ARCH's (build/<arch>/vm)
 	ROOT=$(cd "$here/../.." && pwd)
 	. "$here/arch.sh"
 fi
@@ -91,20 +91,23 @@ qemu() {
 	*) acc="-accel tcg -cpu $TCG_CPU" ;;
 	esac
 	_m=$2
+	_c=$3
+	_res=$4
+	shift 4
+	# the results channel: its file's path stays one word (spaces)
 	if [ "$arch" = arm64 ]; then
-		res="-device virtio-serial-pci -chardev file,id=res,path=$4 -device virtconsole,chardev=res"
+		set -- -device virtio-serial-pci -chardev "file,id=res,path=$_res" \
+			-device virtconsole,chardev=res "$@"
 		_r=wb.results=hvc0
 	else
-		res="-serial file:$4"
+		set -- -serial "file:$_res" "$@"
 		_r=
 	fi
-	_c=$3
-	shift 4
 	# shellcheck disable=SC2086
 	$WRAP $QEMU -nodefaults -no-user-config $MACHINE $acc \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -no-reboot \
 		-kernel "$K/vmlinuz" -initrd "$K/initrd.img" \
-		-serial "$_c" $res \
+		-serial "$_c" \
 		-append "console=$CON panic=-1 quiet wb.mode=$_m $_r ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
 		-drive "if=none,id=wb,format=raw,snapshot=on,file=$VM/disk.img" \
 		-device nvme,drive=wb,serial=workbook \
@@ -119,6 +122,11 @@ accel() {
 	kvm | tcg) echo "$VM_ACCEL"; return ;;
 	esac
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo tcg; return; }
+	# KVM runs only a guest of the host's own architecture
+	case "$arch:$(uname -m)" in
+	x86:x86_64 | arm64:aarch64) ;;
+	*) echo tcg; return ;;
+	esac
 	id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
 	cache=$VM/.kvm-probe
 	if [ -f "$cache" ] && [ "$(sed -n 1p "$cache")" = "$id" ]; then

@@ -27,6 +27,7 @@ stages=${*:-$(ls -d "$ROOT"/stage[0-9][0-9]_* | sed 's|.*/stage\([0-9][0-9]\)_.*
 kver=$(readlink "$VM/$kernel") || { echo "samples: no kernel $kernel (make vm)" >&2; exit 1; }
 mkdir -p "$out/$kver"
 # one VM run at a time (tests/vm.t takes this lock too)
+mkdir -p "$ROOT/build/vm"
 exec 8>"$ROOT/build/vm/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
 
