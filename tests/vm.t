@@ -10,12 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/scripts/vm/arch.sh"
 
-case $VM_ARCH in
-arm64) qpkg=qemu-system-arm ;;
-*) qpkg=qemu-system-x86 ;;
-esac
 command -v "$QEMU" >/dev/null 2>&1 ||
-	skip_all "$QEMU is absent (scripts/install-deps.sh --vm${FOREIGN:+-$VM_ARCH} installs $qpkg)"
+	skip_all "$QEMU is absent (scripts/install-deps.sh --vm${FOREIGN:+-$VM_ARCH} installs $QEMU_PKG)"
 
 # One VM run at a time: they share the CPUs (and build/vm/).
 mkdir -p "$ROOT/build/vm"

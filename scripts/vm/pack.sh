@@ -14,10 +14,8 @@ name=classroom-vm
 [ "$VM_ARCH" = x86 ] || name=$name-$VM_ARCH
 out=$ROOT/build/$name.tar.gz
 [ $# -gt 0 ] || set -- cloud
-case $VM_ARCH in
-arm64) qpkg=qemu-system-arm qbin=qemu-system-aarch64 what="an arm64 (aarch64) VM" ;;
-*) qpkg=qemu-system-x86 qbin=qemu-system-x86_64 what="an x86-64 VM" ;;
-esac
+what="an x86-64 VM"
+[ "$VM_ARCH" = arm64 ] && what="an arm64 (aarch64) VM"
 
 tmp=$ROOT/build/vm-pack.$$
 trap 'rm -rf "$tmp"' EXIT
@@ -35,8 +33,8 @@ for k in "$@"; do
 done
 cat >"$d/README.txt" <<END
 Classroom VM of the BPF storage-stack workbook: $what.
-Needs only QEMU's $qbin
-(Debian/Ubuntu: apt-get install $qpkg). On a host of the same
+Needs only QEMU's $QEMU
+(Debian/Ubuntu: apt-get install $QEMU_PKG). On a host of the same
 architecture with /dev/kvm it runs at full speed; elsewhere QEMU
 emulates it (TCG), slower but the same VM.
 
