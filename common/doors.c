@@ -181,6 +181,8 @@ static const char *tp_missing(struct btf *vmlinux, const char *tp)
 	snprintf(path, sizeof(path), "btf_trace_%s", tp);
 	if (btf__find_by_name_kind(vmlinux, path, BTF_KIND_TYPEDEF) < 0)
 		return "has no BTF type";
+	if (!tracefs_root()[0])
+		return NULL;	/* tracefs not mounted: the BTF type must do */
 	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++) {
 		snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs_root(), systems[i], tp);
 		if (access(path, F_OK) == 0)
@@ -488,17 +490,26 @@ int doors_attach(struct doors *d)
  * the start map). Within a point, last attached first (a kretprobe before
  * its entry half).
  */
+static void detach_point(struct doors *d, int i)
+{
+	for (int l = d->nlinks - 1; l >= 0; l--) {
+		if (d->link_point[l] != i || !d->links[l])
+			continue;
+		/* read before the link goes: the count lives in the kprobe */
+		d->kprobe_missed += link_kprobe_missed(d->links[l]);
+		bpf_link__destroy(d->links[l]);
+		d->links[l] = NULL;
+	}
+}
+
+void doors_detach_first(struct doors *d)
+{
+	detach_point(d, 0);
+}
+
 void doors_detach(struct doors *d)
 {
-	for (int i = 0; i < d->n; i++) {
-		for (int l = d->nlinks - 1; l >= 0; l--) {
-			if (d->link_point[l] != i || !d->links[l])
-				continue;
-			/* read before the link goes: the count lives in the kprobe */
-			d->kprobe_missed += link_kprobe_missed(d->links[l]);
-			bpf_link__destroy(d->links[l]);
-			d->links[l] = NULL;
-		}
-	}
+	for (int i = 0; i < d->n; i++)
+		detach_point(d, i);
 	d->nlinks = 0;
 }

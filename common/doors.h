@@ -96,6 +96,11 @@ const char *doors_target(const struct doors *d, const struct probe_point *p);
 enum door doors_door(const struct doors *d, const struct probe_point *p);
 /* After load: attach the chosen programs; prints one line per point. */
 int doors_attach(struct doors *d);
+/*
+ * Detach the first point's programs: a stage lists the point where its
+ * I/O starts first, so that none starts to be timed after this.
+ */
+void doors_detach_first(struct doors *d);
 /* Detach everything attached, start points first; safe to call twice. */
 void doors_detach(struct doors *d);
 

@@ -8,8 +8,7 @@
  *	json_hex("bio", m.bio);
  *	json_u64("latency_ns", m.duration);
  *	json_end();
- * and the trace lines of its bpf_printk() calls become objects through
- * json_trace_line(), with the fields its table names.
+ * Stages 03-09 write one object per ring buffer event, from its struct.
  */
 #ifndef __JSONL_H
 #define __JSONL_H
@@ -27,14 +26,5 @@ void json_u64s(const char *key, const unsigned long long *v, int n);
 /* "key":["s0","s1",…] */
 void json_strs(const char *key, char (*s)[128], int n);
 void json_end(void);
-
-/*
- * One line of trace_pipe ("task-pid [cpu] flags time: bpf_trace_printk:
- * message") as an "event" object: time_s, cpu, task, pid, the event's
- * name and its fields, when the message matches a known bpf_printk()
- * format (jsonl.c); else a "line" object with the text, so nothing is
- * dropped. Returns what fprintf returned.
- */
-int json_trace_line(FILE *out, const char *line);
 
 #endif /* __JSONL_H */

@@ -15,8 +15,10 @@ enum trace_stat {
 	STAT_LOOKUP,		/* page-cache lookups */
 	STAT_ADD,		/* pages added to the page cache */
 	STAT_SPLIT_PART,	/* parts of split bios, ended with their bio */
+	STAT_NO_START,		/* completions without a recorded start: in
+				   flight when tracing began, not a loss */
 	STAT_MAP_FULL,		/* start records that could not be stored */
-	STAT_NO_START,		/* completions without a recorded start */
+	STAT_RB_FULL,		/* events not sent: the ring buffer was full */
 	STAT_STALE,		/* starts replaced before their end was seen */
 	STAT_WALK_CUT,		/* rq->bio walks cut at the bound */
 	STAT_STACK_ERR,		/* stacks that could not be captured */

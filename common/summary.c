@@ -78,14 +78,12 @@ __u64 recursion_misses(struct bpf_object *obj)
 }
 
 /*
- * Starts never seen to complete: the entries left in the stage's hash
- * map "start" (bio or request -> start record) once the doors are shut.
- * I/O still in flight at exit lands here too; anything more is a
- * completion we missed. The overhead lab's stage 03 keeps its starts in
- * an array instead (bench/stage03_array_map): there a slot whose first
- * 8 bytes, its key, are not 0 is taken.
+ * The entries in the stage's hash map "start" (bio or request -> start
+ * record). The overhead lab's stage 03 keeps its starts in an array
+ * instead (bench/stage03_array_map): there a slot whose first 8 bytes,
+ * its key, are not 0 is taken.
  */
-static __u64 starts_left(struct bpf_object *obj)
+__u64 starts_in_flight(struct bpf_object *obj)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(obj, "start");
 	char key[2][64];
@@ -140,7 +138,7 @@ struct loss {
 /* The stats counters that count a loss (stats.h), n filled at exit. */
 static const struct loss drops[STAT_MAX] = {
 	[STAT_MAP_FULL] = { "map_full", "start records not stored (map full)" },
-	[STAT_NO_START] = { "no_start", "completions without a recorded start" },
+	[STAT_RB_FULL] = { "ring_buffer_full", "events not sent (ring buffer full)" },
 	[STAT_STALE] = { "stale_start",
 		"starts replaced before their end was seen (end not traced, or requeued)" },
 	[STAT_WALK_CUT] = { "walk_cut", "rq->bio walks cut short" },
@@ -149,7 +147,8 @@ static const struct loss drops[STAT_MAX] = {
 		"events without per-task storage (out of memory)" },
 };
 
-static void summary_json(FILE *out, struct doors *d, const __u64 *total, const struct loss *l, int n)
+static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 at_exit,
+			 const struct loss *l, int n)
 {
 	const char *sep = "";
 
@@ -161,7 +160,10 @@ static void summary_json(FILE *out, struct doors *d, const __u64 *total, const s
 		       (unsigned long long)total[d->points[i]->stat]);
 		sep = ",";
 	}
-	fprintf(out, "},\"split_parts\":%llu,\"lost\":{", (unsigned long long)total[STAT_SPLIT_PART]);
+	fprintf(out, "},\"split_parts\":%llu,\"in_flight\":{\"at_start\":%llu,\"at_exit\":%llu}",
+		(unsigned long long)total[STAT_SPLIT_PART],
+		(unsigned long long)total[STAT_NO_START], (unsigned long long)at_exit);
+	fprintf(out, ",\"lost\":{");
 	sep = "";
 	for (int i = 0; i < n; i++) {
 		if (!l[i].n)
@@ -174,17 +176,17 @@ static void summary_json(FILE *out, struct doors *d, const __u64 *total, const s
 
 void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 {
-	__u64 total[STAT_MAX] = {};
+	__u64 total[STAT_MAX] = {}, at_exit;
 	struct loss l[STAT_MAX + 5];
 	const char *sep = "";
 	bool lost = false;
 	int n = 0;
 
 	read_stats(d->obj, total);
+	/* After the drain (tracer.c): I/O still going on, or a lost end. */
+	at_exit = starts_in_flight(d->obj);
 	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++)
 		l[n++] = (struct loss){ drops[k].key, drops[k].what, total[k] };
-	l[n++] = (struct loss){ "starts_left",
-		"starts never seen to complete (left in the start map)", starts_left(d->obj) };
 	l[n++] = (struct loss){ "kprobe_missed",
 		"events missed by the kprobe (another kprobe was running)", d->kprobe_missed };
 	l[n++] = (struct loss){ "recursion_missed",
@@ -192,7 +194,7 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	l[n++] = (struct loss){ "trace_lines_lost",
 		"trace lines overwritten before they were read", trace_lost };
 	if (env.json) {
-		summary_json(out, d, total, l, n);
+		summary_json(out, d, total, at_exit, l, n);
 		return;
 	}
 
@@ -208,6 +210,11 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	if (total[STAT_SPLIT_PART])
 		fprintf(out, "Split: %llu parts of split bios, each ended with its bio\n",
 			(unsigned long long)total[STAT_SPLIT_PART]);
+	/* Not lost: begun before the run, or not ended when it stopped. */
+	if (total[STAT_NO_START] || at_exit)
+		fprintf(out, "In flight at start: %llu completions not timed (begun before tracing); "
+			"at exit: %llu not finished\n",
+			(unsigned long long)total[STAT_NO_START], (unsigned long long)at_exit);
 	for (int i = 0; i < n; i++) {
 		if (l[i].n)
 			fprintf(out, "Lost: %llu %s\n", (unsigned long long)l[i].n, l[i].what);

@@ -16,10 +16,13 @@
 __u64 link_kprobe_missed(struct bpf_link *link);
 /* Runs the kernel skipped because another BPF program ran on that CPU. */
 __u64 recursion_misses(struct bpf_object *obj);
+/* Starts the stage's "start" map holds: I/O in flight. */
+__u64 starts_in_flight(struct bpf_object *obj);
 /*
- * The Events:, Split: and Lost: lines: the stats counters (stats.h), the
- * starts left in the stage's "start" map, kprobe and recursion misses,
- * and trace lines lost (trace_lost). Call it after doors_detach(). With -j, one "summary" object instead.
+ * The Events:, Split:, In flight and Lost: lines: the stats counters
+ * (stats.h), the starts left in the stage's "start" map, kprobe and
+ * recursion misses, and trace lines lost (trace_lost). Call it after
+ * doors_detach(). With -j, one "summary" object instead.
  */
 void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost);
 

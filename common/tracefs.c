@@ -10,7 +10,6 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include "jsonl.h"
 #include "tracefs.h"
 
 static char root[64];
@@ -28,16 +27,23 @@ static bool has_trace_pipe(const char *dir)
 	return access(path, F_OK) == 0;
 }
 
-int tracefs_mount(void)
-{
-	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
+int tracefs_find(void)
+{
 	for (int i = 0; i < 2; i++) {
 		if (has_trace_pipe(dirs[i])) {
 			snprintf(root, sizeof(root), "%s", dirs[i]);
 			return 0;
 		}
 	}
+	return -ENOENT;
+}
+
+int tracefs_mount(void)
+{
+	if (!tracefs_find())
+		return 0;
 	if (mount("nodev", dirs[0], "tracefs", 0, NULL) && errno != EBUSY)
 		return -errno;
 	if (!has_trace_pipe(dirs[0]))
@@ -63,30 +69,42 @@ static int write_file(const char *dir, const char *file, const char *val)
 
 static const char printk_event[] = "events/bpf_trace/bpf_trace_printk/enable";
 
-/*
- * A run killed with SIGKILL leaves its instance behind, still buffering
- * every bpf_printk line: remove those of runs of name that are gone.
- */
-static void remove_stale(const char *name)
-{
-	size_t len = strlen(name);
-	char path[512];
-	struct dirent *de;
-	DIR *dir;
+/* The programs that open an instance, instances/<name>.<pid>. */
+static const char *const instance_names[] = { "bio_trace", "tracex3", "pagecache_trace" };
 
-	snprintf(path, sizeof(path), "%s/instances", root);
-	dir = opendir(path);
-	while (dir && (de = readdir(dir))) {
+static bool is_stale(const char *entry)
+{
+	for (size_t i = 0; i < sizeof(instance_names) / sizeof(instance_names[0]); i++) {
+		size_t len = strlen(instance_names[i]);
 		char *end;
 		long pid;
 
-		if (strncmp(de->d_name, name, len) || de->d_name[len] != '.')
+		if (strncmp(entry, instance_names[i], len) || entry[len] != '.')
 			continue;
-		pid = strtol(de->d_name + len + 1, &end, 10);
-		if (*end || pid <= 0 || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+		pid = strtol(entry + len + 1, &end, 10);
+		if (*end || pid <= 0 || pid == getpid())
+			return false;
+		return kill(pid, 0) && errno == ESRCH;
+	}
+	return false;
+}
+
+void trace_remove_stale(void)
+{
+	char path[600];
+	struct dirent *de;
+	DIR *dir;
+
+	if (tracefs_find())
+		return;		/* not mounted: no instance can be there */
+	snprintf(path, sizeof(path), "%s/instances", root);
+	dir = opendir(path);
+	while (dir && (de = readdir(dir))) {
+		if (!is_stale(de->d_name))
 			continue;
-		/* a reader still holding it open (another PID namespace?) gets EBUSY */
 		snprintf(path, sizeof(path), "%s/instances/%s", root, de->d_name);
+		write_file(path, printk_event, "0");
+		/* a reader still holding it open (another PID namespace?) gets EBUSY */
 		rmdir(path);
 	}
 	if (dir)
@@ -100,7 +118,6 @@ int trace_open(struct trace_reader *tr, const char *name)
 
 	memset(tr, 0, sizeof(*tr));
 	tr->fd = -1;
-	remove_stale(name);
 	snprintf(tr->dir, sizeof(tr->dir), "%s/instances/%s.%d", root, name, getpid());
 	if (mkdir(tr->dir, 0750) && errno != EEXIST) {
 		err = -errno;
@@ -150,8 +167,7 @@ int trace_drain(struct trace_reader *tr, FILE *out)
 		while ((nl = strchr(start, '\n'))) {
 			*nl = '\0';
 			count_lost(tr, start);
-			if ((tr->json ? json_trace_line(out, start) :
-					fprintf(out, "%s\n", start)) < 0)
+			if (fprintf(out, "%s\n", start) < 0)
 				return -1;
 			start = nl + 1;
 		}

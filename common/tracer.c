@@ -10,17 +10,17 @@
 #include "tracer.h"
 
 static volatile sig_atomic_t exiting;
+static int out_err;	/* the first error writing stdout, -errno */
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	exiting = 1;	/* the main loop prints and cleans up */
+	exiting = 1;	/* the main loop detaches, drains and prints */
 }
 
 int tracer_preflight(const char *name)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	int err;
 
 	if (geteuid() != 0) {
 		fprintf(stderr, "%s: must be run as root (try sudo)\n", name);
@@ -31,14 +31,11 @@ int tracer_preflight(const char *name)
 			"(needs CONFIG_DEBUG_INFO_BTF=y)\n", name);
 		return -1;
 	}
-	err = tracefs_mount();
-	if (err) {
-		fprintf(stderr, "%s: tracefs is not mounted and cannot be mounted "
-			"at /sys/kernel/tracing: %s\n", name, strerror(-err));
-		return -1;
-	}
+	/* A killed stage 01-02 run leaves a trace instance collecting lines. */
+	trace_remove_stale();
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal ends a run like Ctrl-C */
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe shows as EPIPE instead */
 	return 0;
 }
@@ -69,14 +66,37 @@ bool tracer_next_door(struct tracer *t, int err)
 
 int tracer_attach(struct tracer *t)
 {
-	if (!env.quiet && trace_open(&t->tr, t->name))
-		return -1;
-	t->tr.json = env.json;
+	int err;
+
+	if (t->printk && !env.quiet) {
+		err = tracefs_mount();
+		if (err) {
+			fprintf(stderr, "%s: tracefs is not mounted and cannot be mounted "
+				"at /sys/kernel/tracing: %s\n", t->name, strerror(-err));
+			return -1;
+		}
+		if (trace_open(&t->tr, t->name))
+			return -1;
+	}
 	if (doors_attach(&t->doors))
 		return -1;
 	fprintf(stderr, "Tracing%s%s... Hit Ctrl-C to end.\n",
 		env.disk ? " " : "", env.disk ? env.disk : "");
 	return 0;
+}
+
+int tracer_output_ok(struct tracer *t)
+{
+	if (out_err)
+		return out_err == -EPIPE ? 0 : -1;
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	out_err = errno ? -errno : -EIO;
+	if (out_err == -EPIPE)	/* | head: the reader has what it wanted */
+		return 0;
+	fprintf(stderr, "%s: cannot write the output: %s\n", t->name, strerror(-out_err));
+	return -1;
 }
 
 static double now(void)
@@ -87,54 +107,89 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Events or trace lines waiting, for up to ms milliseconds; printed. */
+static void read_events(struct tracer *t, int ms)
+{
+	struct pollfd pfd = { .fd = t->tr.fd, .events = POLLIN };
+
+	if (t->rb) {
+		ring_buffer__poll(t->rb, ms);	/* -EINTR on a signal: fine */
+	} else {
+		if (ms > 0)
+			poll(&pfd, pfd.fd >= 0, ms);
+		if (trace_drain(&t->tr, stdout) && !out_err)
+			out_err = errno ? -errno : -EIO;
+	}
+}
+
+/*
+ * The start points go first, so that no new I/O is timed; then the I/O
+ * in flight gets a moment to end while its starts leave the start map
+ * (stopping after half a second without one, 5 s at most); then the rest.
+ */
+static void detach_and_drain(struct tracer *t)
+{
+	double end = now() + 5, quiet_end = now() + 0.5;
+	unsigned long long left, was;
+
+	doors_detach_first(&t->doors);
+	was = starts_in_flight(t->doors.obj);
+	while (was && now() < end && now() < quiet_end && !out_err) {
+		read_events(t, 20);
+		left = starts_in_flight(t->doors.obj);
+		if (left < was)
+			quiet_end = now() + 0.5;
+		was = left;
+	}
+	doors_detach(&t->doors);
+	/* What is in the buffer still belongs to this run. */
+	if (t->rb)
+		ring_buffer__consume(t->rb);
+	else
+		read_events(t, 0);
+}
+
 int tracer_run(struct tracer *t)
 {
 	double end = env.duration ? now() + env.duration : 0;
 	double next_tick = t->interval_ms ? now() + t->interval_ms / 1000.0 : 0;
-	struct pollfd pfd = { .fd = t->tr.fd, .events = POLLIN };
-	int err = 0;
 
-	while (!exiting) {
+	while (!exiting && !out_err) {
 		double wait = 0.2, left;
 
 		if (end && (left = end - now()) < wait)
 			wait = left;
 		if (next_tick && (left = next_tick - now()) < wait)
 			wait = left;
-		if (wait > 0)
-			poll(&pfd, pfd.fd >= 0, (int)(wait * 1000) + 1);
-		if (trace_drain(&t->tr, stdout)) {
-			err = -EPIPE;	/* reader went away: stop quietly */
+		read_events(t, wait > 0 ? (int)(wait * 1000) + 1 : 0);
+		if (tracer_output_ok(t))
 			break;
-		}
 		if (next_tick && now() >= next_tick) {
 			next_tick += t->interval_ms / 1000.0;
 			if (t->tick && t->tick(t->arg))
 				break;
-			/* A tick printed to a reader that went away (EPIPE). */
-			if (ferror(stdout)) {
-				err = -EPIPE;
+			if (tracer_output_ok(t))
 				break;
-			}
 		}
 		if (end && now() >= end)
 			break;
 	}
-	doors_detach(&t->doors);
-	/* Lines already in the buffer still belong to this run. */
-	if (!err && trace_drain(&t->tr, stdout))
-		err = -EPIPE;
-	return err;
+	detach_and_drain(t);
+	return tracer_output_ok(t);
 }
 
-void tracer_summary(struct tracer *t)
+int tracer_summary(struct tracer *t)
 {
+	if (out_err == -EPIPE)
+		return 0;	/* nobody is reading */
 	summary_print(&t->doors, stdout, trace_lost(&t->tr));
-	fflush(stdout);
+	return tracer_output_ok(t);
 }
 
 void tracer_close(struct tracer *t)
 {
 	doors_detach(&t->doors);
 	trace_close(&t->tr);
+	ring_buffer__free(t->rb);
+	t->rb = NULL;
 }

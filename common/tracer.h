@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * The run of a stage around its skeleton: preflight, door choice,
- * attach, the main loop (signals, --duration, trace lines), summary.
+ * attach, the main loop (signals, --duration, the ring buffer's events
+ * or stages 01-02's trace lines), summary.
  */
 #ifndef __TRACER_H
 #define __TRACER_H
 
 #include <signal.h>
+#include <bpf/libbpf.h>
 #include "doors.h"
 #include "jsonl.h"
 #include "options.h"
@@ -19,13 +21,19 @@
 struct tracer {
 	const char *name;		/* program name, for messages */
 	struct doors doors;
+	bool printk;			/* stages 01-02: read bpf_printk's trace lines */
 	struct trace_reader tr;
+	struct ring_buffer *rb;		/* stage 03 on: the events, polled by tracer_run() */
 	int interval_ms;		/* call tick this often, 0 = never */
 	int (*tick)(void *arg);
 	void *arg;
 };
 
-/* Root, kernel BTF and tracefs, each failure one line; 0 or -1. */
+/*
+ * Root and kernel BTF, each failure one line; 0 or -1. Also: SIGINT,
+ * SIGTERM and SIGHUP end the run the same way, and a trace instance left
+ * by a killed run is removed.
+ */
 int tracer_preflight(const char *name);
 /* Before the skeleton's __load(): choose doors as -a asks. */
 int tracer_select(struct tracer *t, struct bpf_object *obj,
@@ -36,12 +44,19 @@ int tracer_select(struct tracer *t, struct bpf_object *obj,
  * object once). False when it loaded, or failed for good: one line said so.
  */
 bool tracer_next_door(struct tracer *t, int err);
-/* After __load(): open our trace instance and attach every door. */
+/* After __load(): with printk, open our trace instance; attach every door. */
 int tracer_attach(struct tracer *t);
-/* Until Ctrl-C, SIGTERM, --duration or a closed stdout; then detach. */
+/*
+ * Until Ctrl-C, SIGTERM, SIGHUP, --duration or a closed stdout; then
+ * detach, the start points first, and wait a little for I/O in flight
+ * to end. 0, or -1 after one line when stdout failed (ENOSPC, EIO); a
+ * reader gone away (EPIPE) ends the run quietly with 0.
+ */
 int tracer_run(struct tracer *t);
-/* Events per probe point and every loss; on stdout. */
-void tracer_summary(struct tracer *t);
+/* Events per probe point, I/O in flight and every loss, on stdout; 0 or -1 as tracer_run(). */
+int tracer_summary(struct tracer *t);
 void tracer_close(struct tracer *t);
+/* 0 while stdout takes what we write, else -1 after one line (not for EPIPE). */
+int tracer_output_ok(struct tracer *t);
 
 #endif /* __TRACER_H */

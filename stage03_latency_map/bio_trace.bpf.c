@@ -7,9 +7,10 @@
 #include "trace.bpf.h"
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
+#include "bio_trace.h"
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -27,6 +28,16 @@ struct {
 	__type(value, u64);	/* submit time, ns */
 } start SEC(".maps");
 
+/*
+ * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * this run's reader only (bpf_printk's trace buffer is shared by every
+ * program on the machine). Its size is in bytes; a full one is counted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_submit(struct bio *bio)
 {
@@ -43,28 +54,40 @@ static __always_inline int on_submit(struct bio *bio)
 	}
 	if (err)
 		stat_inc(STAT_MAP_FULL);
-	if (!quiet)
-		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, ts);
 	return 0;
+}
+
+/* Reserve room in the ring buffer, fill it, submit it: one event. */
+static __always_inline void send_event(u64 key, u64 start, u64 ts)
+{
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->bio = key;
+	e->start_ns = start;
+	e->end_ns = ts;
+	e->latency_ns = ts - start;
+	bpf_ringbuf_submit(e, 0);
 }
 
 static __always_inline int on_done(struct bio *bio)
 {
+	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)bio;
-	u64 *tsp, ts;
+	u64 *tsp;
 
 	stat_inc(STAT_DONE);
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp) {
-		/* submitted before we attached */
+		/* submitted before we attached: in flight, not lost */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
-	if (!quiet) {
-		ts = bpf_ktime_get_ns();
-		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
-		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - *tsp);
-	}
+	if (!quiet)
+		send_event(key, *tsp, ts);
 	/* Delete on completion, or the map fills and later bios are lost. */
 	bpf_map_delete_elem(&start, &key);
 	return 0;
