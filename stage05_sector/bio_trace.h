@@ -3,6 +3,14 @@
 #ifndef __BIO_TRACE_H
 #define __BIO_TRACE_H
 
+/* One bio's latency, sent to user space through the ring buffer. */
+struct event {
+	__u64 bio;		/* struct bio *: an address the kernel reuses */
+	__u64 start_ns;		/* submit, bpf_ktime_get_ns() */
+	__u64 end_ns;		/* completion */
+	__u64 latency_ns;	/* end_ns - start_ns */
+};
+
 /* What submit knew about a bio: its time, and where it goes. */
 struct start_rec {
 	__u64 ts;		/* submit time, ns */

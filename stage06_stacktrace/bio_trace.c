@@ -32,6 +32,25 @@ static const struct argp argp = {
 	       "  bio_trace --duration 5 -q  # the slowest bio of 5 seconds",
 };
 
+/* Lesson#3: called by ring_buffer__poll() for each event the BPF side sent. */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct event *e = data;
+
+	if (env.json) {
+		json_begin("latency");
+		json_hex("bio", e->bio);
+		json_u64("start_ns", e->start_ns);
+		json_u64("end_ns", e->end_ns);
+		json_u64("latency_ns", e->latency_ns);
+		json_end();
+	} else {
+		printf("bio 0x%llx: submit_bio() -> bio_endio() time duration: %llu ns\n",
+		       (unsigned long long)e->bio, (unsigned long long)e->latency_ns);
+	}
+	return 0;
+}
+
 /* Lesson#4: each CPU kept its own maxima, one per level; the largest wins. */
 static int merge_max(struct bpf_map *map, struct max_rec *best)
 {
@@ -239,16 +258,25 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	/* Lesson#3: the events map's reader; tracer_run() polls it. */
+	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!t.rb) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
+		goto cleanup;
+	}
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;
 	/* Read the symbols while attached: a trampoline is named only then. */
 	ksyms_kernel();
 
-	tracer_run(&t);
+	err = tracer_run(&t);
 	/* Detached now: the maxima no longer change under us. */
-	err = print_max(skel);
-	tracer_summary(&t);
+	if (!err)
+		err = print_max(skel);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);

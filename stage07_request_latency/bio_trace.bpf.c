@@ -7,9 +7,10 @@
 #include "trace.bpf.h"
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
+#include "bio_trace.h"
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -27,10 +28,15 @@ struct {
 	__type(value, u64);	/* start time, ns */
 } start SEC(".maps");
 
-/* Where the request ends on this kernel, set by the loader for the lines. */
-const volatile char done_name[32] = "request end";
-/* ... and the function doors' other end: a batch of completed requests. */
-static const char batch_name[] = "blk_mq_end_request_batch";
+/*
+ * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * this run's reader only (bpf_printk's trace buffer is shared by every
+ * program on the machine). Its size is in bytes; a full one is counted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
 
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_start(struct request *rq)
@@ -48,30 +54,42 @@ static __always_inline int on_start(struct request *rq)
 	}
 	if (err)
 		stat_inc(STAT_MAP_FULL);
-	if (!quiet)
-		bpf_printk("blk_mq_start_request(rq=0x%llx) is called!", key);
 	return 0;
 }
 
-/* name: the function (or tracepoint) that ended it, for the lines */
-static __always_inline int on_done(struct request *rq, const volatile char *name)
+/* Reserve room in the ring buffer, fill it, submit it: one event. */
+static __always_inline void send_event(u64 key, u64 start, u64 ts, bool batch)
 {
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->rq = key;
+	e->start_ns = start;
+	e->end_ns = ts;
+	e->latency_ns = ts - start;
+	e->batch = batch;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* batch: ended by blk_mq_end_request_batch(), not the door's usual end */
+static __always_inline int on_done(struct request *rq, bool batch)
+{
+	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)rq;
-	u64 *tsp, ts;
+	u64 *tsp;
 
 	stat_inc(STAT_RQ_DONE);
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp) {
-		/* started before we attached */
+		/* started before we attached: in flight, not lost */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
-	if (!quiet) {
-		ts = bpf_ktime_get_ns();
-		bpf_printk("%s(rq=0x%llx) is called!", name, key);
-		bpf_printk("blk_mq_start_request() -> %s() time duration: %llu ns",
-			   name, ts - *tsp);
-	}
+	if (!quiet)
+		send_event(key, *tsp, ts, batch);
 	/* Delete on completion, or the map fills and later requests are lost. */
 	bpf_map_delete_elem(&start, &key);
 	return 0;
@@ -87,7 +105,7 @@ __noinline int on_done_batched(u64 rq)
 
 	if (targ_dev && rq_dev_core(r) != targ_dev)
 		return 0;
-	return rq_ends_core(r, ~0U) ? on_done(r, batch_name) : 0;
+	return rq_ends_core(r, ~0U) ? on_done(r, true) : 0;
 }
 
 /*
@@ -128,7 +146,7 @@ int BPF_KPROBE(blk_update_request_kprobe, struct request *rq, blk_status_t error
 {
 	if (targ_dev && rq_dev_core(rq) != targ_dev)
 		return 0;
-	return rq_ends_core(rq, nr_bytes) ? on_done(rq, done_name) : 0;
+	return rq_ends_core(rq, nr_bytes) ? on_done(rq, false) : 0;
 }
 
 SEC("fentry/blk_update_request")
@@ -137,7 +155,7 @@ int BPF_PROG(blk_update_request_fentry, struct request *rq, blk_status_t error,
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_ends(rq, nr_bytes) ? on_done(rq, done_name) : 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq, false) : 0;
 }
 
 /* Fired at the top of blk_update_request(), and for each request of a batch. */
@@ -147,7 +165,7 @@ int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_ends(rq, nr_bytes) ? on_done(rq, done_name) : 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq, false) : 0;
 }
 
 /* NVMe ends requests in batches, without blk_update_request() (5.16+). */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* bio_trace, the user side: options, open, load, attach, run, summary. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "tracer.h"
+#include "bio_trace.h"
 #include "bio_trace.skel.h"
 
 static const struct probe_point *const points[] = {
@@ -25,6 +27,31 @@ static const struct argp argp = {
 	       "  bio_trace -a tracepoint    # force the tracepoint door\n"
 	       "  bio_trace --duration 5 -q  # counts only, for 5 seconds",
 };
+
+/* The lines name the points this kernel's doors offer: functions or tracepoints. */
+static const char *start_name, *done_name;
+
+/* Lesson#3: called by ring_buffer__poll() for each event the BPF side sent. */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct event *e = data;
+	const char *end = e->batch ? "blk_mq_end_request_batch" : done_name;
+
+	if (env.json) {
+		json_begin("rq_latency");
+		json_hex("rq", e->rq);
+		json_str("function", end);
+		json_u64("start_ns", e->start_ns);
+		json_u64("end_ns", e->end_ns);
+		json_u64("latency_ns", e->latency_ns);
+		json_end();
+	} else {
+		printf("rq 0x%llx: %s() -> %s() time duration: %llu ns\n",
+		       (unsigned long long)e->rq, start_name, end,
+		       (unsigned long long)e->latency_ns);
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -55,9 +82,6 @@ int main(int argc, char **argv)
 			goto cleanup;
 		/* BIO_CLONED's bit on this kernel, from its BTF (bio_end.bpf.h) */
 		skel->rodata->bio_cloned_flag = t.doors.bio_cloned;
-		/* The lines name the end this kernel offers: a function or the tracepoint. */
-		snprintf((char *)skel->rodata->done_name, sizeof(skel->rodata->done_name), "%s",
-			 doors_target(&t.doors, &point_rq_done));
 		err = bio_trace_bpf__load(skel);
 		if (!tracer_next_door(&t, err))
 			break;
@@ -65,12 +89,22 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	start_name = doors_target(&t.doors, &point_rq_start);
+	done_name = doors_target(&t.doors, &point_rq_done);
+	/* Lesson#3: the events map's reader; tracer_run() polls it. */
+	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!t.rb) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
+		goto cleanup;
+	}
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;
 
-	tracer_run(&t);
-	tracer_summary(&t);
+	err = tracer_run(&t);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);
