@@ -12,7 +12,6 @@ static const struct probe_point *const points[] = {
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
-	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -32,6 +31,12 @@ int main(int argc, char **argv)
 	struct bio_trace_bpf *skel;
 	int err;
 
+	/*
+	 * Lesson#1: bpf_printk() writes to the kernel's trace buffer, which
+	 * every BPF program on the machine shares; we read our own instance
+	 * of it (tracefs.c). Stage 03 moves to a channel of its own.
+	 */
+	t.printk = true;
 	parse_args(&argp, argc, argv, NULL);
 	if (tracer_preflight(t.name))
 		return 1;
@@ -66,8 +71,9 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	tracer_run(&t);
-	tracer_summary(&t);
+	err = tracer_run(&t);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);
