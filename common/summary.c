@@ -147,8 +147,8 @@ static const struct loss drops[STAT_MAX] = {
 		"events without per-task storage (out of memory)" },
 };
 
-static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 at_exit,
-			 const struct loss *l, int n)
+static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 at_start,
+			 __u64 at_exit, const struct loss *l, int n)
 {
 	const char *sep = "";
 
@@ -162,7 +162,7 @@ static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 a
 	}
 	fprintf(out, "},\"split_parts\":%llu,\"in_flight\":{\"at_start\":%llu,\"at_exit\":%llu}",
 		(unsigned long long)total[STAT_SPLIT_PART],
-		(unsigned long long)total[STAT_NO_START], (unsigned long long)at_exit);
+		(unsigned long long)at_start, (unsigned long long)at_exit);
 	fprintf(out, ",\"lost\":{");
 	sep = "";
 	for (int i = 0; i < n; i++) {
@@ -176,25 +176,40 @@ static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 a
 
 void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 {
-	__u64 total[STAT_MAX] = {}, at_exit;
-	struct loss l[STAT_MAX + 5];
+	__u64 total[STAT_MAX] = {}, at_start, at_exit, missed;
+	struct loss l[STAT_MAX + 7];
 	const char *sep = "";
 	bool lost = false;
 	int n = 0;
 
 	read_stats(d->obj, total);
-	/* After the drain (tracer.c): I/O still going on, or a lost end. */
+	missed = d->kprobe_missed + recursion_misses(d->obj);
+	/*
+	 * A completion without a start began before tracing did; a start
+	 * left after the drain (tracer.c) is I/O not finished at exit. Unless
+	 * a start or an end was itself lost (a full map, a missed run): then
+	 * they may be its other half, and are counted as lost too.
+	 */
+	at_start = total[STAT_NO_START];
 	at_exit = starts_in_flight(d->obj);
+	if (total[STAT_MAP_FULL] || missed) {
+		l[n++] = (struct loss){ "no_start",
+			"completions without a recorded start (in flight at start, or its start lost)",
+			at_start };
+		l[n++] = (struct loss){ "starts_left",
+			"starts never seen to complete (in flight at exit, or its end lost)", at_exit };
+		at_start = at_exit = 0;
+	}
 	for (int k = STAT_FIRST_DROP; k < STAT_MAX; k++)
 		l[n++] = (struct loss){ drops[k].key, drops[k].what, total[k] };
 	l[n++] = (struct loss){ "kprobe_missed",
 		"events missed by the kprobe (another kprobe was running)", d->kprobe_missed };
 	l[n++] = (struct loss){ "recursion_missed",
-		"events missed by recursion", recursion_misses(d->obj) };
+		"events missed by recursion", missed - d->kprobe_missed };
 	l[n++] = (struct loss){ "trace_lines_lost",
 		"trace lines overwritten before they were read", trace_lost };
 	if (env.json) {
-		summary_json(out, d, total, at_exit, l, n);
+		summary_json(out, d, total, at_start, at_exit, l, n);
 		return;
 	}
 
@@ -211,10 +226,10 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 		fprintf(out, "Split: %llu parts of split bios, each ended with its bio\n",
 			(unsigned long long)total[STAT_SPLIT_PART]);
 	/* Not lost: begun before the run, or not ended when it stopped. */
-	if (total[STAT_NO_START] || at_exit)
+	if (at_start || at_exit)
 		fprintf(out, "In flight at start: %llu completions not timed (begun before tracing); "
 			"at exit: %llu not finished\n",
-			(unsigned long long)total[STAT_NO_START], (unsigned long long)at_exit);
+			(unsigned long long)at_start, (unsigned long long)at_exit);
 	for (int i = 0; i < n; i++) {
 		if (l[i].n)
 			fprintf(out, "Lost: %llu %s\n", (unsigned long long)l[i].n, l[i].what);
