@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Shared option parsing: -a, -d, --duration, -q, -v; -j. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -142,10 +143,26 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
+/*
+ * A program started with stdin, stdout or stderr closed would get that
+ * number for the next file it opens (a --heatmap page, say), and write
+ * its screen output into it: hold each closed one with /dev/null.
+ */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			exit(1);	/* no way to say so: nowhere to write */
+	}
+}
+
 int parse_args(const struct argp *argp, int argc, char **argv, void *input)
 {
 	int err;
 
+	hold_std_fds();
 	argp_err_exit_status = 2;	/* usage errors: 2, as other tools */
 	/* getopt names argv[0] in its messages, argp the short name: use one */
 	if (argc > 0 && strrchr(argv[0], '/'))

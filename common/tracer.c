@@ -85,14 +85,33 @@ int tracer_attach(struct tracer *t)
 	return 0;
 }
 
+/*
+ * Why stdout failed: errno of the failed flush, or, where the write that
+ * failed came earlier (errno since overwritten), a pipe without a reader
+ * (POLLERR), else EIO.
+ */
+static int stdout_error(int flush_failed)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	if (flush_failed && errno)
+		return -errno;
+	if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR))
+		return -EPIPE;
+	return -EIO;
+}
+
 int tracer_output_ok(struct tracer *t)
 {
+	int failed;
+
 	if (out_err)
 		return out_err == -EPIPE ? 0 : -1;
 	errno = 0;
-	if (!fflush(stdout) && !ferror(stdout))
+	failed = fflush(stdout) != 0;
+	if (!failed && !ferror(stdout))
 		return 0;
-	out_err = errno ? -errno : -EIO;
+	out_err = stdout_error(failed);
 	if (out_err == -EPIPE)	/* | head: the reader has what it wanted */
 		return 0;
 	fprintf(stderr, "%s: cannot write the output: %s\n", t->name, strerror(-out_err));
@@ -118,7 +137,7 @@ static void read_events(struct tracer *t, int ms)
 		if (ms > 0)
 			poll(&pfd, pfd.fd >= 0, ms);
 		if (trace_drain(&t->tr, stdout) && !out_err)
-			out_err = errno ? -errno : -EIO;
+			out_err = stdout_error(1);
 	}
 }
 

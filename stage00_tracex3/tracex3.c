@@ -215,8 +215,8 @@ static int write_page(struct view *v, struct tracer *t)
 	char title[128], note[128];
 	int err;
 
-	snprintf(title, sizeof(title), "tracex3: request latency, blk_mq_start_request -> %s",
-		 doors_target(&t->doors, &point_rq_done));
+	snprintf(title, sizeof(title), "tracex3: request latency, %s -> %s",
+		 doors_target(&t->doors, &point_rq_start), doors_target(&t->doors, &point_rq_done));
 	snprintf(note, sizeof(note), "Disk %s, %s door, a column every %ld s.",
 		 env.disk ? env.disk : "every disk", door_name(doors_door(&t->doors, &point_rq_done)),
 		 opts.interval);
@@ -288,8 +288,6 @@ int main(int argc, char **argv)
 	}
 	v.rows = !env.quiet;
 	v.color = isatty(STDOUT_FILENO) && !opts.text;
-	/* No bpf_printk here: quiet, so the loader opens no trace instance. */
-	env.quiet = true;
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;
@@ -302,17 +300,21 @@ int main(int argc, char **argv)
 		json_str("unit", "us");
 		json_end();
 	} else {
-		printf("Request latency: blk_mq_start_request -> %s, log2 slots of usecs\n",
+		printf("Request latency: %s -> %s, log2 slots of usecs\n",
+		       doors_target(&t.doors, &point_rq_start),
 		       doors_target(&t.doors, &point_rq_done));
 	}
 	t.interval_ms = opts.interval * 1000;
 	t.tick = tick;
 	t.arg = &v;
-	tracer_run(&t);
+	err = tracer_run(&t);
 
-	/* The part of an interval before Ctrl-C, then the whole run. */
-	err = show_interval(&v, true);
-	if (env.json) {
+	/* The part of an interval before Ctrl-C (the page too), then the run. */
+	if (show_interval(&v, true))
+		err = -1;
+	if (err) {
+		/* stdout failed (one line said so): the page is still written */
+	} else if (env.json) {
 		json_begin("hist");
 		json_u64("count", hist_total(v.total, HIST_SLOTS));
 		json_u64s("slots", v.total, HIST_SLOTS);
@@ -321,7 +323,8 @@ int main(int argc, char **argv)
 		printf("\nAll requests:\n");
 		print_log2_hist(stdout, v.total, HIST_SLOTS, "usecs");
 	}
-	tracer_summary(&t);
+	if (!err)
+		err = tracer_summary(&t);
 	if (v.page && write_page(&v, &t))
 		err = -1;
 cleanup:
