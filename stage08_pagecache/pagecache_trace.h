@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The page counters both sides of pagecache_trace share. */
+/* What the BPF side and the user side of pagecache_trace share. */
 #ifndef __PAGECACHE_TRACE_H
 #define __PAGECACHE_TRACE_H
 
@@ -8,6 +8,21 @@ enum pages_slot {
 	PAGES_MISS,	/* pages a read found only after its own read path added them */
 	PAGES_ADDED,	/* pages added to the cache for any reason */
 	PAGES_MAX,
+};
+
+enum event_type {
+	EVENT_LOOKUP,	/* filemap_get_pages: a read looked pages up */
+	EVENT_ADD,	/* filemap_add_folio: a folio entered the cache */
+};
+
+/* One lookup or one add, sent to user space through the ring buffer. */
+struct event {
+	__u32 type;		/* enum event_type */
+	__u32 pid;		/* the process (TGID) of the task that ran it */
+	char comm[16];		/* that task's name (TASK_COMM_LEN) */
+	__u64 ino;		/* the file's inode number */
+	__u64 first, last;	/* lookup: the pages looked up; add: the folio's */
+	__u64 hit, miss;	/* lookup: pages found, pages its read path added */
 };
 
 #endif /* __PAGECACHE_TRACE_H */

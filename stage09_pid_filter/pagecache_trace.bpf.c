@@ -9,7 +9,7 @@
 #include "pagecache_trace.h"
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -23,6 +23,16 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } pages SEC(".maps");
+
+/*
+ * One event per lookup and per add, to this run's reader only: a ring
+ * buffer, as in stage 03 (bpf_printk's buffer is every program's). Its
+ * size is in bytes; an event that finds it full is counted as lost.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
 
 /*
  * Lesson#2: what this task added and has not read yet. Readahead adds a
@@ -85,6 +95,31 @@ static __always_inline u64 ino_of(struct address_space *mapping)
 	return BPF_CORE_READ(mapping, host, i_ino);
 }
 
+/*
+ * Reserve room in the ring buffer, fill it, submit it: one event. The
+ * task is the one running now: a read's lookups and readahead's adds
+ * run in the reader's context.
+ */
+static __always_inline void send_event(__u32 type, struct address_space *mapping,
+				       u64 first, u64 last, u64 hit, u64 miss)
+{
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->type = type;
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->ino = ino_of(mapping);
+	e->first = first;
+	e->last = last;
+	e->hit = hit;
+	e->miss = miss;
+	bpf_ringbuf_submit(e, 0);
+}
+
 static __always_inline int on_add(struct address_space *mapping, unsigned long index,
 				  __u32 nr)
 {
@@ -96,8 +131,7 @@ static __always_inline int on_add(struct address_space *mapping, unsigned long i
 		return 0;
 	pages_add(PAGES_ADDED, nr);
 	if (!quiet)
-		bpf_printk("filemap_add_folio (ino=%llu index=%lu pages=%u)",
-			   ino_of(mapping), index, nr);
+		send_event(EVENT_ADD, mapping, index, end, 0, 0);
 	t = task_get();
 	if (!t)
 		return 0;
@@ -170,8 +204,7 @@ static __always_inline int on_lookup(struct address_space *mapping, unsigned lon
 	pages_add(PAGES_MISS, miss);
 	pages_add(PAGES_HIT, n - miss);
 	if (!quiet)
-		bpf_printk("filemap_get_pages (ino=%llu pages=%lu-%lu hit=%llu miss=%llu)",
-			   ino_of(mapping), first, end, n - miss, miss);
+		send_event(EVENT_LOOKUP, mapping, first, end, n - miss, miss);
 	return 0;
 }
 
@@ -274,8 +307,7 @@ static __always_inline int on_lookup_tp(struct address_space *mapping, unsigned 
 	last->mlo = miss ? t->lo - miss : 1;	/* run_take() moved t->lo past them */
 	last->mhi = miss ? t->lo - 1 : 0;
 	if (!quiet)
-		bpf_printk("filemap_get_pages (ino=%llu pages=%lu-%lu hit=%llu miss=%llu)",
-			   ino_of(mapping), first, end, n - miss, miss);
+		send_event(EVENT_LOOKUP, mapping, first, end, n - miss, miss);
 	return 0;
 }
 

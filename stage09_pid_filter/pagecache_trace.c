@@ -95,6 +95,44 @@ static const struct argp argp = {
 	       "  pagecache_trace -a tracepoint -q  # tracepoints, totals only",
 };
 
+/*
+ * Called by ring_buffer__poll() for each event the BPF side sent: one
+ * line, the task first as in a trace line, or one JSON object.
+ */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct event *e = data;
+	bool add = e->type == EVENT_ADD;
+
+	if (env.json) {
+		json_begin(add ? "add" : "lookup");
+		json_u64("pid", e->pid);
+		json_str("comm", e->comm);
+		json_u64("ino", e->ino);
+		if (add) {
+			json_u64("index", e->first);
+			json_u64("pages", e->last - e->first + 1);
+		} else {
+			json_u64("first", e->first);
+			json_u64("last", e->last);
+			json_u64("hit", e->hit);
+			json_u64("miss", e->miss);
+		}
+		json_end();
+	} else if (add) {
+		printf("%s-%u: filemap_add_folio (ino=%llu index=%llu pages=%llu)\n",
+		       e->comm, e->pid, (unsigned long long)e->ino,
+		       (unsigned long long)e->first,
+		       (unsigned long long)(e->last - e->first + 1));
+	} else {
+		printf("%s-%u: filemap_get_pages (ino=%llu pages=%llu-%llu hit=%llu miss=%llu)\n",
+		       e->comm, e->pid, (unsigned long long)e->ino,
+		       (unsigned long long)e->first, (unsigned long long)e->last,
+		       (unsigned long long)e->hit, (unsigned long long)e->miss);
+	}
+	return 0;
+}
+
 /* Sum each slot over the CPUs (a slot alone may have wrapped). */
 static int read_pages(struct bpf_map *map, __u64 *sum)
 {
@@ -184,6 +222,13 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	/* The events map's reader; tracer_run() polls it. */
+	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!t.rb) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
+		goto cleanup;
+	}
 	/* The filter is in place before any program is attached. */
 	if (target_pid) {
 		__u32 key = 0, pid = target_pid;
@@ -203,9 +248,13 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	tracer_run(&t);
-	tracer_summary(&t);
-	print_totals(skel);
+	err = tracer_run(&t);
+	if (!err)
+		err = tracer_summary(&t);
+	if (!err) {
+		print_totals(skel);
+		err = tracer_output_ok(&t);
+	}
 cleanup:
 	tracer_close(&t);
 	pagecache_trace_bpf__destroy(skel);

@@ -241,7 +241,7 @@ for s in $STAGES; do
 	check "$n [--duration]: summary printed" grep -q "^Lost: " "$T_TMP/out"
 	clean "$n [--duration]" $TPID
 
-	for sig in INT TERM; do
+	for sig in INT TERM HUP; do
 		start "$s" -a $DOOR -d "$DEV" || { ok 1 "$n [SIG$sig]: starts"; continue; }
 		"$BIN/bpf_obj" ids $TPID | sort -u >"$T_TMP/ids"
 		io "/dev/$DEV" 0 8 16
@@ -251,6 +251,20 @@ for s in $STAGES; do
 		check "$n [-d, SIG$sig]: summary printed" grep -q "^Lost: " "$T_TMP/out"
 		clean "$n [-d, SIG$sig]" $TPID
 	done
+
+	# stdout that takes nothing more: /dev/full, a file on a full tmpfs.
+	# One line says so, exit 1 (not a silent 0 with a cut summary).
+	mkdir -p "$T_TMP/fullfs"
+	mount -t tmpfs -o size=64k none "$T_TMP/fullfs" &&
+		dd if=/dev/zero of="$T_TMP/fullfs/fill" bs=4k 2>/dev/null
+	for where in /dev/full "$T_TMP/fullfs/out"; do
+		"$s" -a $DOOR --duration 0.3 >"$where" 2>"$T_TMP/full.err"
+		is "$?" 1 "$n >$where: exit 1"
+		is "$(grep -vE '(door|Tracing)' "$T_TMP/full.err")" \
+			"$(basename "$s"): cannot write the output: No space left on device" \
+			"$n >$where: one line says why"
+	done
+	umount "$T_TMP/fullfs"
 
 	# stdout a pipe that closes: `stage | head -n 1` ends by itself. The
 	# pipe stays open (gate) until the test has seen what the stage holds.

@@ -50,8 +50,8 @@ if run_sol stage02_by_cpu -q; then
 	check "$t: the total agrees" grep -qx "Events: submit_bio 7, bio_endio 7" "$T_TMP/out"
 fi
 
-# stage03: one CSV row per bio, with its direction and a sane latency,
-# in every door this kernel has
+# stage03: one CSV row per bio (an event from the ring buffer), with its
+# direction and a sane latency, in every door this kernel has
 for door in $TEST_DOORS; do
 	t="solutions/stage03_csv [$door]"
 	# a door this kernel lacks is a SKIP; any other failure fails below
@@ -62,16 +62,37 @@ for door in $TEST_DOORS; do
 	fi
 	run_sol stage03_csv -a "$door" || continue
 	io "/dev/$DEV" 0 8 16
+	slow_io "/dev/$DEV" $SLOW_SECTOR
 	io -w "/dev/$DEV" 200 208
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
 	is "$(head -n 1 "$T_TMP/out")" "completion_time,direction,latency_ms" "$t: header row"
 	rows=$(grep -E '^[0-9]+\.[0-9]{6},(read|write),[0-9]+\.[0-9]{3}$' "$T_TMP/out")
-	is "$(printf '%s\n' "$rows" | grep -c ',read,')" 3 "$t: 3 read rows"
+	is "$(printf '%s\n' "$rows" | grep -c ',read,')" 4 "$t: 4 read rows"
 	is "$(printf '%s\n' "$rows" | grep -c ',write,')" 2 "$t: 2 write rows"
 	printf '%s\n' "$rows" | awk -F, '$3 <= 0 || $3 > 10000 { bad = 1 } END { exit bad }'
 	ok $? "$t: every latency in (0, 10 s]"
+	# completion times: seconds since tracing began, in the order they ended
+	printf '%s\n' "$rows" | awk -F, '$1 < 0 || $1 > 600 || $1 < last { bad = 1 } { last = $1 } END { exit bad }'
+	ok $? "$t: completion times since the start, in order"
+	# the 4th read was held back on purpose: its row says at least that long
+	if [ "$SLOW_NS" -gt 0 ] && [ -z "$SLOW_ALL" ]; then
+		slow_ms=$(printf '%s\n' "$rows" | awk -F, '$2 == "read" && ++n == 4 { print $3 }')
+		check "$t: the slow read's row, $slow_ms ms, >= $((SLOW_NS / 1000000)) ms" \
+			awk -v v="$slow_ms" -v min="$SLOW_NS" 'BEGIN { exit !(v != "" && v * 1000000 >= min) }'
+	fi
+	check "$t: the summary follows the rows" grep -qx "Events: submit_bio 6, bio_endio 6" "$T_TMP/out"
+	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	is "$(grep -c 'bpf_trace_printk\|time duration' "$T_TMP/out")" 0 "$t: rows only, no trace lines"
 done
+t="solutions/stage03_csv -q"
+if run_sol stage03_csv -q; then
+	io "/dev/$DEV" 0 8
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	is "$(grep -c ',read,\|,write,' "$T_TMP/out")" 0 "$t: no rows, counts only"
+	check "$t: the counts" grep -qx "Events: submit_bio 2, bio_endio 2" "$T_TMP/out"
+fi
 
 # stage03: the linear histogram, at the end and per interval
 t="solutions/stage03_linear_hist"
@@ -82,6 +103,8 @@ if run_sol stage03_linear_hist; then
 	check "$t: header" grep -q "^msecs  *: count  *distribution$" "$T_TMP/out"
 	sum=$(hist_sum "$T_TMP/out")
 	is "$sum" 6 "$t: the buckets hold the 6 bios issued"
+	check "$t: the counts agree" grep -qx "Events: submit_bio 6, bio_endio 6" "$T_TMP/out"
+	is "$(grep -c 'time duration' "$T_TMP/out")" 0 "$t: a histogram, no per-bio lines"
 fi
 t="solutions/stage03_linear_hist -i 1"
 if run_sol stage03_linear_hist -i 1; then
@@ -110,17 +133,18 @@ for k in 1 3 4 100; do
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
 	check "$t: saw the 10 reads issued" grep -qx "Events: submit_bio 10, bio_endio 10" "$T_TMP/out"
-	# which submits (1st, 2nd ...) had their stack taken, from the trace lines
-	got=$(awk '/bpf_trace_printk: submit_bio\(bio=.*\) called:/ { n++ }
-		/bpf_trace_printk: submit_bio\(bio=.*\) stack sampled: id [0-9]+$/ { printf " %d", n }' \
-		"$T_TMP/out")
+	# which bios (1st, 2nd ...) had their stack taken, from the event lines:
+	# the reads end in the order issued, one after the other
+	got=$(awk '/^bio 0x[0-9a-f]+: .* time duration: [0-9]+ ns/ { n++ }
+		/ ns, stack sampled$/ { printf " %d", n }' "$T_TMP/out")
 	want=$(awk -v k=$k 'BEGIN { for (i = 1; i <= 10; i += k) printf " %d", i }')
 	is "$got" "$want" "$t: the stacks of bios$want"
 	is "$(grep '^Stacks: ' "$T_TMP/out")" \
 		"Stacks: $(((10 + k - 1) / k)) of 10 bios sampled (1 in $k)" "$t: the summary counts them"
 	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
 	# the slowest bio, by the durations printed (reads end in the order issued)
-	slowest=$(awk '/time duration: [0-9]+ ns$/ { n++; if ($(NF - 1) + 0 > max) { max = $(NF - 1) + 0; i = n } }
+	slowest=$(awk '/^bio 0x[0-9a-f]+: .* time duration: [0-9]+ ns/ { n++; v = $0
+			sub(/.* time duration: /, "", v); v += 0; if (v > max) { max = v; i = n } }
 		END { print i + 0 }' "$T_TMP/out")
 	if [ "$SLOW_NS" -gt 0 ] && [ -z "$SLOW_ALL" ]; then
 		is "$slowest" 10 "$t: the slow read is the slowest bio"
@@ -134,6 +158,18 @@ for k in 1 3 4 100; do
 			"$t: the slowest bio (#$slowest) was not sampled: no stack, and the summary says why"
 	fi
 done
+# -j: the same sampling, in the events and a "sampling" object
+t="solutions/stage06_sample -s 3 -j"
+if run_sol stage06_sample -s 3 -j; then
+	io "/dev/$DEV" 0 8 16 24 32 40 48
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	json_lines "$t" "$T_TMP/out"
+	got=$(awk "$JF_AWK"' /^\{"type":"latency"/ { n++; if (jf("sampled") == 1) printf " %d", n }' "$T_TMP/out")
+	is "$got" " 1 4 7" "$t: the latency events say which bios were sampled"
+	is "$(awk "$JF_AWK"' /^\{"type":"sampling"/ { print jf("stacks"), jf("bios"), jf("one_in") }' "$T_TMP/out")" \
+		"3 7 3" "$t: the sampling object counts them"
+fi
 t="solutions/stage06_sample -s 0"
 if [ -x "$SOL/stage06_sample/bio_trace" ]; then
 	"$SOL/stage06_sample/bio_trace" -s 0 >/dev/null 2>"$T_TMP/err"

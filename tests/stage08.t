@@ -36,6 +36,49 @@ totals() {
 		"$1" | tr '\n' ' '
 }
 
+# events FILE: one line per event the tracer printed, text or -j alike:
+# "TYPE PID COMM INO FIRST LAST HIT MISS", TYPE lookup or add; an add's
+# FIRST..LAST is its folio, its HIT and MISS are "-".
+events() {
+	awk "$JF_AWK"'
+	/^\{"type":"lookup",/ {
+		print "lookup", jf("pid"), jf("comm"), jf("ino"), jf("first"), jf("last"), jf("hit"), jf("miss")
+		next
+	}
+	/^\{"type":"add",/ {
+		print "add", jf("pid"), jf("comm"), jf("ino"), jf("index"), jf("index") + jf("pages") - 1, "-", "-"
+		next
+	}
+	/-[0-9]+: filemap_(get_pages|add_folio) \(ino=/ {
+		task = $0
+		sub(/: filemap_.*/, "", task)
+		pid = task
+		sub(/.*-/, "", pid)
+		sub(/-[0-9]+$/, "", task)
+		msg = $0
+		sub(/.*: filemap_/, "", msg)
+		gsub(/[(=)-]/, " ", msg)
+		split(msg, f, " ")
+		# get_pages ino I pages A B hit H miss M / add_folio ino I index X pages N
+		if (f[1] == "get_pages")
+			print "lookup", pid, task, f[3], f[5], f[6], f[8], f[10]
+		else
+			print "add", pid, task, f[3], f[5], f[5] + f[7] - 1, "-", "-"
+	}' "$1"
+}
+
+# covered TYPE FILE: how many of the file's pages 0..PAGES-1 the events
+# of TYPE for its inode cover, and the largest page they name
+covered() {
+	awk -v t="$1" -v ino="$INO" -v n=$PAGES '$1 == t && $4 == ino {
+		for (p = $5; p <= $6; p++)
+			if (p < n && !seen[p]++)
+				c++
+		if ($6 > max)
+			max = $6
+	} END { print c + 0, max + 0 }' "$2"
+}
+
 TRACEFS=/sys/kernel/tracing
 [ -e "$TRACEFS/trace_pipe" ] || TRACEFS=/sys/kernel/debug/tracing
 # evict_watch: from now on, record every page of $F the kernel removes
@@ -85,7 +128,9 @@ for door in $TEST_DOORS; do
 	# Cold: every page is a miss the reader's own readahead brought in.
 	start "$S" -a "$door" -d "$FS_DISK" || { ok 1 "$t: starts"; continue; }
 	evict_watch || diag "$t: cannot watch the kernel drop pages of the file"
-	"$R" -v -b 131072 "$F" >"$T_TMP/read" 2>"$T_TMP/read.err"
+	"$R" -v -b 131072 "$F" >"$T_TMP/read" 2>"$T_TMP/read.err" &
+	RPID=$!
+	wait $RPID
 	rrc=$?
 	ev=$(evicted)
 	stop
@@ -107,9 +152,23 @@ for door in $TEST_DOORS; do
 	check "$t: cold: miss $3 >= $PAGES - $SLACK" test "${3:-0}" -ge $((PAGES - SLACK))
 	check "$t: cold: hit $2 <= $SLACK" test "${2:-99999}" -le $SLACK
 	check "$t: cold: added $4 >= misses" test "${4:-0}" -ge "${3:-1}"
-	check "$t: per-event lines name the file's inode" \
-		grep -q "filemap_get_pages (ino=$INO pages=" "$T_TMP/out"
 	check "$t: cold: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	# The events, against the same ground truth: the reader (its PID),
+	# its file (the inode), every page of it.
+	events "$T_TMP/out" >"$T_TMP/ev"
+	check "$t: cold: per-read lines name the file's inode and its reader ($(grep -c '^lookup ' "$T_TMP/ev") lookups)" \
+		awk -v ino="$INO" -v pid=$RPID '$1 == "lookup" { n++; if ($4 != ino || $2 != pid || $3 != "pc_reader") bad++ }
+			END { exit !(n > 0 && !bad) }' "$T_TMP/ev"
+	set -- $(covered lookup "$T_TMP/ev")
+	is "$*" "$PAGES $((PAGES - 1))" "$t: cold: the lookups cover the file's $PAGES pages, up to its last"
+	set -- $(covered add "$T_TMP/ev")
+	is "$1" $PAGES "$t: cold: the adds cover every page (none was resident)"
+	set -- $(totals "$T_TMP/out")
+	added=$4
+	set -- $(awk '$1 == "add" { n++; p += $6 - $5 + 1 } END { print n + 0, p + 0 }' "$T_TMP/ev")
+	check "$t: cold: one add line per filemap_add_folio event ($1)" \
+		grep -qE "^Events: .*filemap_add_folio $1(,|\$)" "$T_TMP/out"
+	is "$2" "$added" "$t: cold: the add lines' pages sum to Added"
 	check "$t: says which lookup and door it uses" \
 		grep -q "^filemap_get_pages: $door door, " "$T_TMP/err"
 
@@ -126,9 +185,9 @@ for door in $TEST_DOORS; do
 		wait $RPID
 		continue
 	fi
-	# -j: the warm totals come as a JSON object
-	if ! start "$S" -a "$door" -d "$FS_DISK" -q -j; then
-		ok 1 "$t: starts (-q -j)"
+	# -j: the warm events and totals come as JSON objects
+	if ! start "$S" -a "$door" -d "$FS_DISK" -j; then
+		ok 1 "$t: starts (-j)"
 		echo go >"$T_TMP/gate"
 		wait $RPID
 		continue
@@ -147,15 +206,27 @@ for door in $TEST_DOORS; do
 	is "$1" $PAGES "$t: warm: Total = pages read"
 	is "$3" $((PAGES - before)) "$t: warm: misses = pages not resident right before the read (nothing added)"
 	is "$2" "$before" "$t: warm: hits = pages resident right before the read"
-	check "$t: -q prints no per-event lines" sh -c "! grep -q 'filemap_get_pages (' '$T_TMP/out'"
 	json_lines "$t: warm, -j" "$T_TMP/out"
 	check "$t: warm, -j: nothing lost" grep -q '^{"type":"summary",.*"lost":{}}$' "$T_TMP/out"
+	events "$T_TMP/out" >"$T_TMP/ev"
+	check "$t: warm, -j: lookup objects name the file's inode and its reader ($(grep -c '^lookup ' "$T_TMP/ev"))" \
+		awk -v ino="$INO" -v pid=$RPID '$1 == "lookup" { n++; if ($4 != ino || $2 != pid || $3 != "pc_reader") bad++ }
+			END { exit !(n > 0 && !bad) }' "$T_TMP/ev"
+	set -- $(covered lookup "$T_TMP/ev")
+	is "$*" "$PAGES $((PAGES - 1))" "$t: warm, -j: the lookups cover the file's $PAGES pages, up to its last"
+	is "$(awk '$1 == "lookup" { m += $8 } END { print m + 0 }' "$T_TMP/ev")" $((PAGES - before)) \
+		"$t: warm, -j: the lookups' misses add up to the pages not resident before the read"
+	set -- $(totals "$T_TMP/out")
+	is "$(awk '$1 == "add" { p += $6 - $5 + 1 } END { print p + 0 }' "$T_TMP/ev")" "$4" \
+		"$t: warm, -j: the add objects' pages sum to added ($4)"
 
 	# Writes add pages to the cache but are no lookups: no hit, no miss.
 	rm -f "$W"
 	start "$S" -a "$door" -d "$FS_DISK" -q || { ok 1 "$t: starts (write)"; continue; }
 	dd if=/dev/zero of="$W" bs=1M count=4 2>/dev/null
 	stop
+	check "$t: -q prints no per-event lines" \
+		sh -c "! grep -Eq ': filemap_(get_pages|add_folio) \\(' '$T_TMP/out'"
 	set -- $(totals "$T_TMP/out")
 	diag "write: Total $1 Hit $2 miss $3 Added $4"
 	is "$1" 0 "$t: a 4 MiB write is no read: Total 0"

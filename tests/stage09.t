@@ -37,6 +37,30 @@ dd if=/dev/urandom of="$A" bs=1M count=16 2>/dev/null || skip_all "cannot write 
 dd if=/dev/urandom of="$B" bs=1M count=8 2>/dev/null || skip_all "cannot write $B"
 mkfifo "$T_TMP/ga" "$T_TMP/gb" || skip_all "cannot make FIFOs"
 
+INOA=$(ls -i "$A" | awk '{ print $1 }')
+INOB=$(ls -i "$B" | awk '{ print $1 }')
+
+# events FILE: "TYPE PID INO" of each per-read event, text or -j alike
+events() {
+	sed -n 's/^.*-\([0-9]*\): filemap_get_pages (ino=\([0-9]*\) .*/lookup \1 \2/p;
+		s/^.*-\([0-9]*\): filemap_add_folio (ino=\([0-9]*\) .*/add \1 \2/p;
+		s/^{"type":"lookup","pid":\([0-9]*\),.*"ino":\([0-9]*\),.*/lookup \1 \2/p;
+		s/^{"type":"add","pid":\([0-9]*\),.*"ino":\([0-9]*\),.*/add \1 \2/p' "$1"
+}
+
+# only_pid NAME FILE PID INO: every event carries PID, the process whichever
+# of its threads ran, and every lookup is of INO, the file it read (its
+# adds may be of another: its output written to a file)
+only_pid() {
+	events "$2" >"$T_TMP/ev"
+	_n=$(grep -c '^lookup ' "$T_TMP/ev")
+	_other=$(awk -v pid="$3" -v ino="$4" '$2 != pid || ($1 == "lookup" && $3 != ino)' "$T_TMP/ev" |
+		sort | uniq -c | head -n 3)
+	check "$1: $(wc -l <"$T_TMP/ev") events ($_n lookups), each of PID $3; the lookups of its file" \
+		test "$_n" -gt 0 -a -z "$_other"
+	[ -z "$_other" ] || diag "$1: other events (count type pid ino): $_other"
+}
+
 totals() {	# totals FILE: "TOTAL HIT MISS", from the text or the -j pages object
 	sed -n 's/^\[Total \([0-9]*\) Hit \([0-9]*\) miss \([0-9]*\)\]$/\1 \2 \3/p;
 		s/^{"type":"pages",.*"total":\([0-9]*\),"hit":\([0-9]*\),"miss":\([0-9]*\),.*/\1 \2 \3/p' "$1"
@@ -59,7 +83,7 @@ round() {
 	"$R" -v -g "$T_TMP/gb" "$B" >"$T_TMP/rb" &
 	PIDB=$!
 	eval "set -- $*"
-	if ! start "$S" -a "$_door" -q "$@"; then
+	if ! start "$S" -a "$_door" "$@"; then
 		ok 1 "$_tag: starts"
 		echo >"$T_TMP/ga"
 		echo >"$T_TMP/gb"
@@ -93,6 +117,7 @@ for door in $TEST_DOORS; do
 	check "$t: Filtered PID : A" grep -qx "Filtered PID : $PIDA" "$T_TMP/out"
 	set -- $TOT
 	is "$1" $PA "$t: only A's $PA pages, read by a second thread (none of B's $PB)"
+	only_pid "$t: PID A" "$T_TMP/out" "$PIDA" "$INOA"
 	check "$t: A was cold: miss $3 >= $PA - $SLACK" test "${3:-0}" -ge $((PA - SLACK))
 
 	# -p, the other reader; -j: its totals as a JSON object
@@ -101,6 +126,7 @@ for door in $TEST_DOORS; do
 	check "$t: -j: the pages object names B" grep -q "^{\"type\":\"pages\",\"pid\":$PIDB," "$T_TMP/out"
 	set -- $TOT
 	is "$1" $PB "$t: -p B: only B's $PB pages (none of A's $PA)"
+	only_pid "$t: -p B -j" "$T_TMP/out" "$PIDB" "$INOB"
 	check "$t: B was cold: miss $3 >= $PB - $SLACK" test "${3:-0}" -ge $((PB - SLACK))
 done
 rm -f "$A" "$B"

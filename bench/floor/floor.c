@@ -93,9 +93,11 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	tracer_run(&t);
-	dump_hist(skel);
-	tracer_summary(&t);
+	err = tracer_run(&t);
+	if (!err)
+		err = dump_hist(skel);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	floor_bpf__destroy(skel);

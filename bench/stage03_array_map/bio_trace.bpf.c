@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The overhead lab's fast stage 03: the same program, output and counts,
+ * The overhead lab's fast stage 03: the same program, events and counts,
  * with the start map built for speed. Stage 03 keeps starts in a
  * BPF_MAP_TYPE_HASH; this one keeps them in a hash table of its own
  * inside a BPF_MAP_TYPE_ARRAY (start.bpf.h, in this folder, says how and
@@ -13,10 +13,11 @@
 #include "trace.bpf.h"
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
+#include "bio_trace.h"
 #include "start.bpf.h"
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -37,6 +38,16 @@ struct {
 	__type(value, struct start_rec);
 } start SEC(".maps");
 
+/*
+ * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * this run's reader only (bpf_printk's trace buffer is shared by every
+ * program on the machine). Its size is in bytes; a full one is counted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_submit(struct bio *bio)
 {
@@ -55,29 +66,40 @@ static __always_inline int on_submit(struct bio *bio)
 	if (stale)
 		stat_inc(STAT_STALE);
 	sr->ts = ts;
-	if (!quiet)
-		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, ts);
 	return 0;
+}
+
+/* Reserve room in the ring buffer, fill it, submit it: one event. */
+static __always_inline void send_event(u64 key, u64 start, u64 ts)
+{
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->bio = key;
+	e->start_ns = start;
+	e->end_ns = ts;
+	e->latency_ns = ts - start;
+	bpf_ringbuf_submit(e, 0);
 }
 
 static __always_inline int on_done(struct bio *bio)
 {
+	u64 ts = bpf_ktime_get_ns();
 	u64 key = start_key(bio);
 	struct start_rec *sr;
-	u64 ts;
 
 	stat_inc(STAT_DONE);
 	sr = start_find(&start, key);
 	if (!sr) {
-		/* submitted before we attached */
+		/* submitted before we attached: in flight, not lost */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
-	if (!quiet) {
-		ts = bpf_ktime_get_ns();
-		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
-		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
-	}
+	if (!quiet)
+		send_event(key, sr->ts, ts);
 	/* Free the slot on completion, or the map fills and later bios are lost. */
 	start_release(sr, key);
 	return 0;

@@ -5,6 +5,7 @@
  * The BPF side is stage 02's, unchanged: its per-CPU "stats" map already
  * counts each completion on the CPU that ran it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,7 @@ static int print_by_cpu(struct bpf_map *stats)
 		return -1;
 	done = calloc(ncpu, sizeof(*done));
 	if (!done || bpf_map_lookup_elem(bpf_map__fd(stats), &key, done)) {
+		fprintf(stderr, "bio_trace: cannot read the per-CPU counts: %s\n", strerror(errno));
 		free(done);
 		return -1;
 	}
@@ -69,6 +71,12 @@ int main(int argc, char **argv)
 	struct bio_trace_bpf *skel;
 	int err;
 
+	/*
+	 * Lesson#1: bpf_printk() writes to the kernel's trace buffer, which
+	 * every BPF program on the machine shares; we read our own instance
+	 * of it (tracefs.c). Stage 03 moves to a channel of its own.
+	 */
+	t.printk = true;
 	parse_args(&argp, argc, argv, NULL);
 	if (tracer_preflight(t.name))
 		return 1;
@@ -103,10 +111,12 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	tracer_run(&t);
+	err = tracer_run(&t);
 	/* Solution: read the per-CPU slots instead of only their sum. */
-	err = print_by_cpu(skel->maps.stats);
-	tracer_summary(&t);
+	if (!err)
+		err = print_by_cpu(skel->maps.stats);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);

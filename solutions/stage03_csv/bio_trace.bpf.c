@@ -2,8 +2,8 @@
 /*
  * Stage 03, solved: one CSV row per completed bio,
  * completion_time,direction,latency_ms (BPF Performance Tools,
- * chapter 9, exercise 4). Rows go to user space in a ring buffer
- * (5.8+), not through bpf_printk, so they come out as plain lines.
+ * chapter 9, exercise 4). The stage's events carry the bio's direction
+ * too; the user side prints each as a row.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -18,7 +18,7 @@
 #define REQ_OP_LOW_BITS 0xff
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -36,12 +36,15 @@ struct {
 	__type(value, u64);	/* submit time, ns */
 } start SEC(".maps");
 
+/*
+ * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * this run's reader only (bpf_printk's trace buffer is shared by every
+ * program on the machine). Its size is in bytes; a full one is counted.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 20);
-} rows SEC(".maps");
-
-__u64 rows_lost = 0;	/* ring buffer full: read by the user side */
+} events SEC(".maps");
 
 /* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
 static __always_inline int on_submit(struct bio *bio)
@@ -62,30 +65,39 @@ static __always_inline int on_submit(struct bio *bio)
 	return 0;
 }
 
+/* Reserve room in the ring buffer, fill it, submit it: one event. */
+static __always_inline void send_event(struct bio *bio, u64 key, u64 start, u64 ts)
+{
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->bio = key;
+	e->start_ns = start;
+	e->end_ns = ts;
+	e->latency_ns = ts - start;
+	/* op_is_write(): odd operations (write, discard …) write */
+	e->write = BPF_CORE_READ(bio, bi_opf) & REQ_OP_LOW_BITS & 1;
+	bpf_ringbuf_submit(e, 0);
+}
+
 static __always_inline int on_done(struct bio *bio)
 {
 	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)bio;
-	struct csv_row *row;
 	u64 *tsp;
 
 	stat_inc(STAT_DONE);
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp) {
-		/* submitted before we attached */
+		/* submitted before we attached: in flight, not lost */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
-	row = bpf_ringbuf_reserve(&rows, sizeof(*row), 0);
-	if (row) {
-		row->done_ns = ts;
-		row->latency_ns = ts - *tsp;
-		/* op_is_write(): odd operations (write, discard …) write */
-		row->write = BPF_CORE_READ(bio, bi_opf) & REQ_OP_LOW_BITS & 1;
-		bpf_ringbuf_submit(row, 0);
-	} else {
-		__sync_fetch_and_add(&rows_lost, 1);
-	}
+	if (!quiet)
+		send_event(bio, key, *tsp, ts);
 	/* Delete on completion, or the map fills and later bios are lost. */
 	bpf_map_delete_elem(&start, &key);
 	return 0;

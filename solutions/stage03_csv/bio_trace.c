@@ -2,9 +2,11 @@
 /*
  * Stage 03, solved: completed bios as CSV rows on stdout,
  *   completion_time,direction,latency_ms
- * completion_time in seconds since tracing began. The summary lines
- * (Events:, Lost:) follow the rows at the end, as in every stage.
+ * one per event from the ring buffer, completion_time in seconds since
+ * tracing began. The summary lines (Events:, Lost: ...) follow the rows
+ * at the end, as in every stage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,28 +31,21 @@ static const struct argp argp = {
 	       "  bio_trace -d sda --duration 120 > io.csv   # two minutes, to plot",
 };
 
-static __u64 t0_ns;	/* CLOCK_MONOTONIC at start: bpf_ktime_get_ns()'s clock */
+static __u64 t0_ns;	/* CLOCK_MONOTONIC before attach: bpf_ktime_get_ns()'s clock */
 
-static int print_row(void *ctx, void *data, size_t size)
+/* Lesson#3: called by ring_buffer__poll() for each event: one CSV row. */
+static int handle_event(void *ctx, void *data, size_t size)
 {
-	const struct csv_row *r = data;
+	const struct event *e = data;
 
-	if (size < sizeof(*r))
-		return 0;
-	printf("%.6f,%s,%.3f\n", (double)(r->done_ns - t0_ns) / 1e9,
-	       r->write ? "write" : "read", r->latency_ns / 1e6);
+	printf("%.6f,%s,%.3f\n", (double)(e->end_ns - t0_ns) / 1e9,
+	       e->write ? "write" : "read", e->latency_ns / 1e6);
 	return 0;
-}
-
-static int drain(void *rb)
-{
-	return ring_buffer__consume(rb) < 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct tracer t = TRACER_INIT("bio_trace");
-	struct ring_buffer *rb = NULL;
 	struct bio_trace_bpf *skel;
 	struct timespec ts;
 	int err;
@@ -70,9 +65,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
 			return 1;
 		}
-		skel->rodata->quiet = true;	/* rows only: the trace lines stay off */
+		skel->rodata->quiet = env.quiet;
 		skel->rodata->targ_dev = env.dev;
-		env.quiet = true;
 
 		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 		if (err)
@@ -86,31 +80,24 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.rows), print_row, NULL, NULL);
-	if (!rb) {
-		err = -1;
-		fprintf(stderr, "%s: cannot open the ring buffer\n", t.name);
+	/* Lesson#3: the events map's reader; tracer_run() polls it. */
+	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!t.rb) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
 		goto cleanup;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t0_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	/* Solution: the run loop's tick empties the ring buffer 10 times a second. */
-	t.interval_ms = 100;
-	t.tick = drain;
-	t.arg = rb;
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;
 
 	printf("completion_time,direction,latency_ms\n");
-	tracer_run(&t);
-	ring_buffer__consume(rb);
-	if (skel->bss->rows_lost)
-		printf("Lost: %llu rows (ring buffer full)\n",
-		       (unsigned long long)skel->bss->rows_lost);
-	tracer_summary(&t);
+	err = tracer_run(&t);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
-	ring_buffer__free(rb);
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);
 	return err ? 1 : 0;

@@ -2,7 +2,8 @@
 /*
  * Stage 03, solved: a linear histogram of bio latency, 0 to 100 ms in
  * 1 ms steps (BPF Performance Tools, chapter 9, exercises 1 and 2).
- * The BPF side counts; the user side prints, per interval if asked.
+ * The BPF side counts in an array map instead of sending events; the
+ * user side prints it, per interval if asked.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -14,7 +15,7 @@
 #include "bio_trace.h"
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -58,24 +59,31 @@ static __always_inline int on_submit(struct bio *bio)
 	return 0;
 }
 
+/* Count the latency in its 1 ms slot, the last one for 100 ms and more. */
+static __always_inline void count_latency(u64 start, u64 ts)
+{
+	u64 ms = (ts - start) / (HIST_STEP_MS * 1000000ULL), *slot;
+	u32 idx = ms < HIST_SLOTS - 1 ? ms : HIST_SLOTS - 1;
+
+	slot = bpf_map_lookup_elem(&hist, &idx);
+	if (slot)
+		__sync_fetch_and_add(slot, 1);	/* completions race on other CPUs */
+}
+
 static __always_inline int on_done(struct bio *bio)
 {
+	u64 ts = bpf_ktime_get_ns();
 	u64 key = (u64)bio;
-	u64 *tsp, ms, *slot;
-	u32 idx;
+	u64 *tsp;
 
 	stat_inc(STAT_DONE);
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp) {
-		/* submitted before we attached */
+		/* submitted before we attached: in flight, not lost */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
-	ms = (bpf_ktime_get_ns() - *tsp) / (HIST_STEP_MS * 1000000ULL);
-	idx = ms < HIST_SLOTS - 1 ? ms : HIST_SLOTS - 1;
-	slot = bpf_map_lookup_elem(&hist, &idx);
-	if (slot)
-		__sync_fetch_and_add(slot, 1);	/* completions race on other CPUs */
+	count_latency(*tsp, ts);
 	/* Delete on completion, or the map fills and later bios are lost. */
 	bpf_map_delete_elem(&start, &key);
 	return 0;

@@ -3,6 +3,7 @@
  * Stage 03, solved: bio latency as a linear histogram, 1 ms a bucket,
  * printed at the end or, with -i, every interval (then cleared).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -46,8 +47,8 @@ static const struct argp argp = {
 	.children = children,
 	.doc = "Print bio latency as a linear histogram, 0 to 100 ms in 1 ms steps.\v"
 	       "Examples:\n"
-	       "  bio_trace -q                 # every disk, histogram on Ctrl-C\n"
-	       "  bio_trace -q -d sda -i 1     # one disk, every second",
+	       "  bio_trace                    # every disk, histogram on Ctrl-C\n"
+	       "  bio_trace -d sda -i 1        # one disk, every second",
 };
 
 /* Buckets from the first to the last one used; the last slot is 100 ms and up. */
@@ -60,8 +61,11 @@ static int print_hist(void *arg)
 	time_t now;
 
 	for (__u32 i = 0; i < HIST_SLOTS; i++) {
-		if (bpf_map_lookup_elem(fd, &i, &count[i]))
+		if (bpf_map_lookup_elem(fd, &i, &count[i])) {
+			fprintf(stderr, "bio_trace: cannot read the histogram: %s\n",
+				strerror(errno));
 			return -1;
+		}
 		if (interval_s)
 			bpf_map_update_elem(fd, &i, &zero, BPF_ANY);
 		if (!count[i])
@@ -91,7 +95,6 @@ static int print_hist(void *arg)
 		       len, "****************************************", BAR_WIDTH - len, "");
 	}
 	printf("\n");
-	fflush(stdout);
 	return 0;
 }
 
@@ -116,9 +119,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
 			return 1;
 		}
-		skel->rodata->quiet = true;	/* a histogram, no per-event lines */
+		skel->rodata->quiet = env.quiet;
 		skel->rodata->targ_dev = env.dev;
-		env.quiet = true;
 
 		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 		if (err)
@@ -132,7 +134,7 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
-	/* Solution: the run loop calls print_hist every interval. */
+	/* Solution: no events; the run loop calls print_hist every interval. */
 	t.interval_ms = interval_s * 1000;
 	t.tick = print_hist;
 	t.arg = skel;
@@ -140,9 +142,11 @@ int main(int argc, char **argv)
 	if (err)
 		goto cleanup;
 
-	tracer_run(&t);
-	err = print_hist(skel);
-	tracer_summary(&t);
+	err = tracer_run(&t);
+	if (!err)
+		err = print_hist(skel);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);

@@ -13,7 +13,7 @@
 #include "bio_trace.h"
 
 /* Set by the user side before load; the verifier then drops dead branches. */
-const volatile bool quiet = false;	/* -q: no bpf_printk at all */
+const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
 
 /*
@@ -30,6 +30,16 @@ struct {
 	__type(key, u64);	/* struct bio * */
 	__type(value, struct start_rec);
 } start SEC(".maps");
+
+/*
+ * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * this run's reader only (bpf_printk's trace buffer is shared by every
+ * program on the machine). Its size is in bytes; a full one is counted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
 
 /*
  * Lesson#4: the slowest bio so far, records per CPU. Each CPU only writes
@@ -116,12 +126,24 @@ static __always_inline int on_submit(void *ctx, struct bio *bio)
 	}
 	if (err)
 		stat_inc(STAT_MAP_FULL);
-	if (!quiet) {
-		bpf_printk("submit_bio(bio=0x%llx) called: %llu", key, rec.ts);
-		if (rec.stack_id != STACK_NOT_SAMPLED)
-			bpf_printk("submit_bio(bio=0x%llx) stack sampled: id %d", key, rec.stack_id);
-	}
 	return 0;
+}
+
+/* Reserve room in the ring buffer, fill it, submit it: one event. */
+static __always_inline void send_event(u64 key, u64 start, u64 ts, s32 stack_id)
+{
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->bio = key;
+	e->start_ns = start;
+	e->end_ns = ts;
+	e->latency_ns = ts - start;
+	e->stack_id = stack_id;
+	bpf_ringbuf_submit(e, 0);
 }
 
 /* A new maximum replaces the whole record: bio and times stay a pair. */
@@ -169,14 +191,12 @@ static __always_inline int on_done(struct bio *bio)
 	stat_inc(STAT_DONE);
 	sr = bpf_map_lookup_elem(&start, &key);
 	if (!sr) {
-		/* submitted before we attached */
+		/* submitted before we attached: in flight, not lost */
 		stat_inc(STAT_NO_START);
 		return 0;
 	}
-	if (!quiet) {
-		bpf_printk("bio_endio (bio=0x%llx) called: %llu", key, ts);
-		bpf_printk("submit_bio() -> bio_endio() time duration: %llu ns", ts - sr->ts);
-	}
+	if (!quiet)
+		send_event(key, sr->ts, ts, sr->stack_id);
 	keep_max(key, sr, ts);
 	/* Delete on completion, or the map fills and later bios are lost. */
 	bpf_map_delete_elem(&start, &key);

@@ -4,6 +4,7 @@
  * with the stack taken for 1 bio in N only (-s N).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -50,6 +52,27 @@ static const struct argp argp = {
 	       "  bio_trace -s 100 -q        # a stack for 1 bio in 100\n"
 	       "  bio_trace -d loop0         # one disk, every stack",
 };
+
+/* Lesson#3: called by ring_buffer__poll() for each event the BPF side sent. */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct event *e = data;
+
+	if (env.json) {
+		json_begin("latency");
+		json_hex("bio", e->bio);
+		json_u64("start_ns", e->start_ns);
+		json_u64("end_ns", e->end_ns);
+		json_u64("latency_ns", e->latency_ns);
+		json_u64("sampled", e->stack_id != STACK_NOT_SAMPLED);
+		json_end();
+	} else {
+		printf("bio 0x%llx: submit_bio() -> bio_endio() time duration: %llu ns%s\n",
+		       (unsigned long long)e->bio, (unsigned long long)e->latency_ns,
+		       e->stack_id != STACK_NOT_SAMPLED ? ", stack sampled" : "");
+	}
+	return 0;
+}
 
 /* Lesson#4: each CPU kept its own maxima, one per level; the largest wins. */
 static int merge_max(struct bpf_map *map, struct max_rec *best)
@@ -104,6 +127,24 @@ static bool tracing_frame(const struct ksym *s)
 	return false;
 }
 
+/* Why there is no stack: a line, or with --json a "stack" object. */
+static void no_stack(const char *fmt, ...)
+{
+	char why[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (env.json) {
+		json_begin("stack");
+		json_str("error", why);
+		json_end();
+	} else {
+		printf("No stack: %s\n", why);
+	}
+}
+
 /*
  * Lesson#6: the stack, outermost caller first, like the kernel's own
  * dumps; the innermost frames that belong to the tracer are left out so
@@ -112,25 +153,26 @@ static bool tracing_frame(const struct ksym *s)
 static void print_stack(struct bpf_map *stacks, int stack_id)
 {
 	__u64 ip[MAX_STACK_DEPTH] = {};
+	char frame[MAX_STACK_DEPTH][128];
 	const struct ksyms *ks;
-	int n = 0, top = 0;
+	int n = 0, top = 0, nf = 0;
 
 	if (stack_id == STACK_NOT_SAMPLED) {
-		printf("No stack: this bio was not sampled (1 in %ld)\n", sample_every);
+		no_stack("this bio was not sampled (1 in %ld)", sample_every);
 		return;
 	}
 	if (stack_id < 0) {
-		printf("No stack: %s\n", stack_error(stack_id));
+		no_stack("%s", stack_error(stack_id));
 		return;
 	}
 	if (bpf_map__lookup_elem(stacks, &stack_id, sizeof(stack_id), ip,
 				 sizeof(ip), 0)) {
-		printf("No stack: id %d is not in the stack map\n", stack_id);
+		no_stack("id %d is not in the stack map", stack_id);
 		return;
 	}
 	ks = ksyms_kernel();
 	if (!ks) {
-		printf("No stack: cannot read /proc/kallsyms: %s\n", strerror(errno));
+		no_stack("cannot read /proc/kallsyms: %s", strerror(errno));
 		return;
 	}
 	while (n < MAX_STACK_DEPTH && ip[n])
@@ -147,13 +189,23 @@ static void print_stack(struct bpf_map *stacks, int stack_id)
 		const struct ksym *s = ksyms_find(ks, ip[i], &off);
 
 		if (!s)
-			printf("=> 0x%llx (no symbol)\n", (unsigned long long)ip[i]);
+			snprintf(frame[nf++], sizeof(frame[0]), "0x%llx (no symbol)",
+				 (unsigned long long)ip[i]);
 		else
-			printf("=> %s+0x%llx%s%s%s\n", s->name, (unsigned long long)off,
-			       s->module ? " [" : "", s->module ? s->module : "",
-			       s->module ? "]" : "");
+			snprintf(frame[nf++], sizeof(frame[0]), "%s+0x%llx%s%s%s", s->name,
+				 (unsigned long long)off, s->module ? " [" : "",
+				 s->module ? s->module : "", s->module ? "]" : "");
 	}
+	if (env.json) {
+		json_begin("stack");
+		json_strs("frames", frame, nf);
+		json_end();
+		return;
+	}
+	for (int i = 0; i < nf; i++)
+		printf("=> %s\n", frame[i]);
 }
+
 static int print_max(struct bio_trace_bpf *skel)
 {
 	struct max_rec m;
@@ -164,6 +216,26 @@ static int print_max(struct bio_trace_bpf *skel)
 		fprintf(stderr, "bio_trace: cannot read the max latency: %s\n",
 			strerror(-err));
 		return err;
+	}
+	if (env.json) {
+		json_begin("max");	/* no fields: no bio completed */
+		if (m.bio) {
+			json_hex("bio", m.bio);
+			json_u64("start_ns", m.start);
+			json_u64("end_ns", m.end);
+			json_u64("sector", m.sector);
+			json_u64("size", m.size);
+			json_u64("latency_ns", m.duration);
+		}
+		json_end();
+		if (m.bio)
+			print_stack(skel->maps.stacks, m.stack_id);
+		json_begin("sampling");
+		json_u64("stacks", skel->bss->sampled);
+		json_u64("bios", skel->bss->submitted);
+		json_u64("one_in", sample_every);
+		json_end();
+		return 0;
 	}
 	printf("=====\n");
 	if (!m.bio) {
@@ -222,16 +294,25 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	/* Lesson#3: the events map's reader; tracer_run() polls it. */
+	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!t.rb) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
+		goto cleanup;
+	}
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;
 	/* Read the symbols while attached: a trampoline is named only then. */
 	ksyms_kernel();
 
-	tracer_run(&t);
+	err = tracer_run(&t);
 	/* Detached now: the maxima no longer change under us. */
-	err = print_max(skel);
-	tracer_summary(&t);
+	if (!err)
+		err = print_max(skel);
+	if (!err)
+		err = tracer_summary(&t);
 cleanup:
 	tracer_close(&t);
 	bio_trace_bpf__destroy(skel);

@@ -3,6 +3,15 @@
 #ifndef __BIO_TRACE_H
 #define __BIO_TRACE_H
 
+/* One bio's latency, sent to user space through the ring buffer. */
+struct event {
+	__u64 bio;		/* struct bio *: an address the kernel reuses */
+	__u64 start_ns;		/* submit, bpf_ktime_get_ns() */
+	__u64 end_ns;		/* completion */
+	__u64 latency_ns;	/* end_ns - start_ns */
+	__s32 stack_id;		/* its start record's: sampled or not */
+};
+
 /* The kernel's PERF_MAX_STACK_DEPTH: frames kept per stack. */
 #define MAX_STACK_DEPTH 127
 
