@@ -85,7 +85,7 @@ __u64 recursion_misses(struct bpf_object *obj)
  */
 __u64 starts_in_flight(struct bpf_object *obj)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, "start");
+	struct bpf_map *map = obj ? bpf_object__find_map_by_name(obj, "start") : NULL;
 	char key[2][64];
 	__u64 n = 0;
 	int fd, cur = 0;

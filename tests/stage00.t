@@ -51,8 +51,11 @@ for door in $TEST_DOORS; do
 	io -w "/dev/$DEV" 4000 5000
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
-	check "$t: names the request end it probes" \
-		grep -q "^Request latency: blk_mq_start_request -> [a-z_]" "$T_TMP/out"
+	# the door lines name what it listens at: the header names the same
+	first=$(sed -n 's|^rq_start: [a-z_]* door, [a-z_]*/\([A-Za-z0-9_]*\).*|\1|p' "$T_TMP/err")
+	last=$(sed -n 's|^rq_done: [a-z_]* door, [a-z_]*/\([A-Za-z0-9_]*\).*|\1|p' "$T_TMP/err")
+	check "$t: names the request start and end it probes (${first:-none} -> ${last:-none})" \
+		grep -q "^Request latency: ${first:-none} -> ${last:-none}, " "$T_TMP/out"
 	is "$(rows "$T_TMP/out")" 8 "$t: heat-map rows add up to the 8 issued I/Os"
 	is "$(bars "$T_TMP/out" summary)" 8 "$t: summary histogram adds up to 8"
 	is "$(events "$T_TMP/out")" 8 "$t: 8 request ends counted"
