@@ -445,15 +445,21 @@ enum door doors_door(const struct doors *d, const struct probe_point *p)
 	return i < 0 ? DOOR_AUTO : d->choice[i].door;
 }
 
+/*
+ * The last point first, the start point (first) last: a completion seen
+ * before its start's door opened is one of I/O begun before tracing.
+ */
 int doors_attach(struct doors *d)
 {
-	for (int i = 0; i < d->n; i++) {
+	char lines[DOORS_MAX_POINTS][256];
+
+	for (int i = d->n - 1; i >= 0; i--) {
 		struct door_choice *c = &d->choice[i];
 		struct bpf_program *prog;
-		char line[256];
+		char *line = lines[i];
 		int len, nprogs = 0;
 
-		len = snprintf(line, sizeof(line), "%s: %s door, ", d->points[i]->name,
+		len = snprintf(line, sizeof(lines[i]), "%s: %s door, ", d->points[i]->name,
 			       door_name(c->door));
 		/* In the order the stage wrote them: a kretprobe's entry half first. */
 		bpf_object__for_each_program(prog, d->obj) {
@@ -475,20 +481,23 @@ int doors_attach(struct doors *d)
 			}
 			d->link_point[d->nlinks] = i;
 			d->links[d->nlinks++] = link;
-			len += snprintf(line + len, sizeof(line) - len, "%s%s",
+			len += snprintf(line + len, sizeof(lines[i]) - len, "%s%s",
 					nprogs++ ? " + " : "", bpf_program__section_name(prog));
 		}
-		fprintf(stderr, "%s%s%s%s\n", line, c->why[0] ? " (passed over: " : "",
+	}
+	/* Then the door lines, in the stage's order. */
+	for (int i = 0; i < d->n; i++) {
+		const struct door_choice *c = &d->choice[i];
+
+		fprintf(stderr, "%s%s%s%s\n", lines[i], c->why[0] ? " (passed over: " : "",
 			c->why, c->why[0] ? ")" : "");
 	}
 	return 0;
 }
 
 /*
- * Points in the order they were given, start before end: no start is
- * recorded once the end's door is shut (it would be counted as left in
- * the start map). Within a point, last attached first (a kretprobe before
- * its entry half).
+ * Within a point, last attached first (a kretprobe before its entry
+ * half).
  */
 static void detach_point(struct doors *d, int i)
 {

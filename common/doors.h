@@ -56,6 +56,7 @@ struct doors {
 	int link_point[DOORS_MAX_LINKS];	/* which point each link serves */
 	int nlinks;
 	__u64 kprobe_missed;	/* counted by the kernel (6.7+), read at detach */
+	__u64 no_start_at_stop;	/* STAT_NO_START when the start point shut (summary.c) */
 	__u32 bio_cloned;	/* 1 << BIO_CLONED on this kernel, for bio_end.bpf.h */
 };
 
@@ -94,14 +95,17 @@ const char *doors_failed(const struct doors *d, char *buf, size_t size);
 const char *doors_target(const struct doors *d, const struct probe_point *p);
 /* The door chosen for point p (DOOR_AUTO if p is not one of the stage's). */
 enum door doors_door(const struct doors *d, const struct probe_point *p);
-/* After load: attach the chosen programs; prints one line per point. */
+/*
+ * After load: attach the chosen programs, the start point (a stage lists
+ * it first) last; prints one line per point.
+ */
 int doors_attach(struct doors *d);
 /*
- * Detach the first point's programs: a stage lists the point where its
- * I/O starts first, so that none starts to be timed after this.
+ * Detach the start point's programs (a stage lists it first): no I/O is
+ * timed from now on, the ends of I/O in flight still are.
  */
 void doors_detach_first(struct doors *d);
-/* Detach everything attached, start points first; safe to call twice. */
+/* Detach everything attached; safe to call twice. */
 void doors_detach(struct doors *d);
 
 #endif /* __DOORS_H */

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <bpf/libbpf.h>
 #include "options.h"
 
@@ -31,28 +33,44 @@ static const struct argp_option common_options[] = {
 unsigned int disk_to_dev(const char *name)
 {
 	char path[PATH_MAX], buf[32];
-	unsigned int major, minor;
+	unsigned int maj, min;
+	struct stat st;
+	size_t n;
 	FILE *f;
 
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	if (!*name || strchr(name, '/') || strlen(name) > 64)
-		return 0;
+	/*
+	 * A path names a block device node: /dev/sda, a symlink to one
+	 * (/dev/disk/by-id/...), a node elsewhere. stat() follows the links;
+	 * its device number finds the sysfs folder. A /dev/ name with no node
+	 * (a container's /dev) falls back to the name below.
+	 */
+	if (strchr(name, '/') && stat(name, &st) == 0) {
+		if (!S_ISBLK(st.st_mode))
+			return 0;
+		n = snprintf(path, sizeof(path), "/sys/dev/block/%u:%u",
+			     major(st.st_rdev), minor(st.st_rdev));
+	} else {
+		if (!strncmp(name, "/dev/", 5))
+			name += 5;
+		if (!*name || strchr(name, '/') || strlen(name) > 64)
+			return 0;
+		n = snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+	}
 	/* A partition's sysfs folder sits inside its disk's: use the disk. */
-	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	snprintf(path + n, sizeof(path) - n, "/partition");
 	if (access(path, F_OK) == 0)
-		snprintf(path, sizeof(path), "/sys/class/block/%s/../dev", name);
+		snprintf(path + n, sizeof(path) - n, "/../dev");
 	else
-		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+		snprintf(path + n, sizeof(path) - n, "/dev");
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%u:%u", &major, &minor) != 2) {
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%u:%u", &maj, &min) != 2) {
 		fclose(f);
 		return 0;
 	}
 	fclose(f);
-	return (major << 20) | minor;
+	return (maj << 20) | min;
 }
 
 long parse_positive(const char *s, long max)

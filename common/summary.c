@@ -115,7 +115,7 @@ __u64 starts_in_flight(struct bpf_object *obj)
 /* Each counter summed over the CPUs. */
 static void read_stats(struct bpf_object *obj, __u64 *total)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(obj, "stats");
+	struct bpf_map *map = obj ? bpf_object__find_map_by_name(obj, "stats") : NULL;
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 *vals = calloc(ncpu > 0 ? ncpu : 1, sizeof(*vals));
 
@@ -126,6 +126,14 @@ static void read_stats(struct bpf_object *obj, __u64 *total)
 			total[k] += vals[c];
 	}
 	free(vals);
+}
+
+void summary_mark_stop(struct doors *d)
+{
+	__u64 total[STAT_MAX] = {};
+
+	read_stats(d->obj, total);
+	d->no_start_at_stop = total[STAT_NO_START];
 }
 
 /* The losses: a short name for --json, and the words of the Lost: line. */
@@ -183,10 +191,22 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	int n = 0;
 
 	read_stats(d->obj, total);
+	/*
+	 * Ends of I/O submitted after the start point shut (tracer_run()):
+	 * not this run's, in no count. The end point is the stage's last.
+	 */
+	if (d->n > 1 && total[STAT_NO_START] > d->no_start_at_stop) {
+		__u64 after = total[STAT_NO_START] - d->no_start_at_stop;
+
+		total[STAT_NO_START] -= after;
+		if (d->points[d->n - 1]->stat >= 0)
+			total[d->points[d->n - 1]->stat] -= after;
+	}
 	missed = d->kprobe_missed + recursion_misses(d->obj);
 	/*
-	 * A completion without a start began before tracing did; a start
-	 * left after the drain (tracer.c) is I/O not finished at exit. Unless
+	 * A completion without a start began before tracing did (the start
+	 * point is attached last, doors.c); a start left in the map is I/O
+	 * not finished when tracing ended. Unless
 	 * a start or an end was itself lost (a full map, a missed run): then
 	 * they may be its other half, and are counted as lost too.
 	 */

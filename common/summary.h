@@ -16,6 +16,11 @@
 __u64 link_kprobe_missed(struct bpf_link *link);
 /* Runs the kernel skipped because another BPF program ran on that CPU. */
 __u64 recursion_misses(struct bpf_object *obj);
+/*
+ * Right after doors_detach_first(): the completions without a start seen
+ * from now on are of I/O begun after tracing stopped, not before it began.
+ */
+void summary_mark_stop(struct doors *d);
 /* Starts the stage's "start" map holds: I/O in flight. */
 __u64 starts_in_flight(struct bpf_object *obj);
 /*

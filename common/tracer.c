@@ -141,33 +141,6 @@ static void read_events(struct tracer *t, int ms)
 	}
 }
 
-/*
- * The start points go first, so that no new I/O is timed; then the I/O
- * in flight gets a moment to end while its starts leave the start map
- * (stopping after half a second without one, 5 s at most); then the rest.
- */
-static void detach_and_drain(struct tracer *t)
-{
-	double end = now() + 5, quiet_end = now() + 0.5;
-	unsigned long long left, was;
-
-	doors_detach_first(&t->doors);
-	was = starts_in_flight(t->doors.obj);
-	while (was && now() < end && now() < quiet_end && !out_err) {
-		read_events(t, 20);
-		left = starts_in_flight(t->doors.obj);
-		if (left < was)
-			quiet_end = now() + 0.5;
-		was = left;
-	}
-	doors_detach(&t->doors);
-	/* What is in the buffer still belongs to this run. */
-	if (t->rb)
-		ring_buffer__consume(t->rb);
-	else
-		read_events(t, 0);
-}
-
 int tracer_run(struct tracer *t)
 {
 	double end = env.duration ? now() + env.duration : 0;
@@ -193,7 +166,15 @@ int tracer_run(struct tracer *t)
 		if (end && now() >= end)
 			break;
 	}
-	detach_and_drain(t);
+	/* The starts first: I/O in flight still ends while the rest detach. */
+	doors_detach_first(&t->doors);
+	summary_mark_stop(&t->doors);
+	doors_detach(&t->doors);
+	/* What is in the buffer still belongs to this run. */
+	if (t->rb)
+		ring_buffer__consume(t->rb);
+	else
+		read_events(t, 0);
 	return tracer_output_ok(t);
 }
 

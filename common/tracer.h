@@ -48,9 +48,9 @@ bool tracer_next_door(struct tracer *t, int err);
 int tracer_attach(struct tracer *t);
 /*
  * Until Ctrl-C, SIGTERM, SIGHUP, --duration or a closed stdout; then
- * detach, the start points first, and wait a little for I/O in flight
- * to end. 0, or -1 after one line when stdout failed (ENOSPC, EIO); a
- * reader gone away (EPIPE) ends the run quietly with 0.
+ * detach and print what the ring buffer still holds. 0, or -1 after one
+ * line when stdout failed (ENOSPC, EIO); a reader gone away (EPIPE)
+ * ends the run quietly with 0.
  */
 int tracer_run(struct tracer *t);
 /* Events per probe point, I/O in flight and every loss, on stdout; 0 or -1 as tracer_run(). */
