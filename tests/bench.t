@@ -4,9 +4,10 @@
 # bench's raw records into the table in docs/overhead.md. Fed records
 # whose answers are worked out by hand below, it must print them: ns per
 # I/O per timed round and their median, the same-round ratio to
-# biolatency, IOPS against the two baselines around each run, and no IOPS
-# from the rounds timed with bpf_stats on. Plus scripts/bench's option
-# errors. The bench itself is run by hand (make bench), never here.
+# biolatency, IOPS against the two baselines around each run, no IOPS
+# from the rounds timed with bpf_stats on, and the tracer process's CPU
+# time per I/O (where a ring buffer stage formats its printed events).
+# Plus scripts/bench's option errors. The bench itself is run by hand (make bench), never here.
 # vm: skip the bench's arithmetic needs no kernel
 . "$(dirname "$0")/lib.sh"
 command -v awk >/dev/null 2>&1 || skip_all "no awk"
@@ -60,9 +61,19 @@ cat >"$D/progs.tsv" <<EOF
 3${tab}biolatency${tab}progD${tab}tracing${tab}0${tab}0
 EOF
 
+# cpu.tsv: seq config tracer_cpu_ns, over every round (bpf_stats or not):
+#   stageX: 45e6/450000 = 100, 100e6/500000 = 200, 285e6/950000 = 300,
+#   192e6/480000 = 400 ns per I/O: median 250. biolatency: no record, "—".
+cat >"$D/cpu.tsv" <<EOF
+2${tab}stageX quiet${tab}45000000
+9${tab}stageX quiet${tab}100000000
+12${tab}stageX quiet${tab}285000000
+19${tab}stageX quiet${tab}192000000
+EOF
+
 table() {
 	awk -v timed="$1" -f "$ROOT/scripts/bench.d/table.awk" "$D/configs" "$D/runs.tsv" \
-		"$D/progs.tsv" "$D/doors.tsv"
+		"$D/progs.tsv" "$D/doors.tsv" "$D/cpu.tsv"
 }
 row() { table "$1" | grep "^| $2 |"; }
 
@@ -71,14 +82,14 @@ row() { table "$1" | grep "^| $2 |"; }
 #   biolatency: 171000 vs 180000 = -5 %; 90000 vs 100000 = -10 %
 # Per program over both timed rounds: progA 300e6/950000 = 316 ns,
 # progC 740e6/900000 = 822, progD 285e6/900000 = 317.
-is "$(row 2 baseline)" "| baseline | — | 140000 | — | — | — | — |" \
+is "$(row 2 baseline)" "| baseline | — | 140000 | — | — | — | — | — |" \
 	"baseline: median IOPS of the untimed rounds only"
 is "$(row 2 'stageX quiet')" \
-	"| stageX quiet | tp_btf | 143000 | -2.0 (-4.0 … +0.0) | 410 (300 … 520) | 0.36 | \`progA\` 316 (1.00)<br>\`progB\` 100 (1.00) |" \
-	"stage row: IOPS vs neighbours, ns median and range, same-round ratio 0.36"
+	"| stageX quiet | tp_btf | 143000 | -2.0 (-4.0 … +0.0) | 410 (300 … 520) | 0.36 | 250 | \`progA\` 316 (1.00)<br>\`progB\` 100 (1.00) |" \
+	"stage row: IOPS vs neighbours, ns median and range, same-round ratio 0.36, tracer CPU per I/O 250"
 is "$(row 2 biolatency)" \
-	"| biolatency | tp_btf | 130500 | -7.5 (-10.0 … -5.0) | 1125 (1000 … 1250) | 1.00 | \`progC\` 822 (1.00)<br>\`progD\` 317 (1.00) |" \
-	"biolatency row: its own ratio is 1.00"
+	"| biolatency | tp_btf | 130500 | -7.5 (-10.0 … -5.0) | 1125 (1000 … 1250) | 1.00 | — | \`progC\` 822 (1.00)<br>\`progD\` 317 (1.00) |" \
+	"biolatency row: its own ratio is 1.00, no CPU record"
 
 # Only round 1 timed (the default -s 1): round 2's IOPS now count
 # (94444 vs 99999: -5.56 %; 93333: -6.67 %), its counters do not.

@@ -9,6 +9,8 @@ die() { echo "bench: $*" >&2; exit 1; }
 need() { command -v "$1" >/dev/null || die "needs $1 (scripts/install-deps.sh --bench)"; }
 
 SEQ=0 TRACER_PID= OLD_STATS= LOOP= IMG= NULLB_LOADED=
+CLK_TCK=$(getconf CLK_TCK 2>/dev/null) || CLK_TCK=
+case "$CLK_TCK" in ''|*[!0-9]*|0) CLK_TCK=100 ;; esac
 
 # bpf_stats: the kernel times every BPF program run (two clock reads per
 # run, paid by every traced configuration alike). Restored on exit.
@@ -100,6 +102,13 @@ prog_stats() {
 		}'
 }
 
+# The CPU time (user + system, all its threads) process PID has used, in
+# ns, from /proc/PID/stat (utime and stime, in clock ticks); empty if gone.
+cpu_ns() {
+	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null |
+		awk -v hz="$CLK_TCK" 'NF >= 13 { printf "%.0f\n", ($12 + $13) * 1e9 / hz }'
+}
+
 # Wait for MARKER in FILE while PID lives; at most 60 s (bpftrace is slow).
 wait_marker() {
 	i=0
@@ -112,6 +121,11 @@ wait_marker() {
 }
 
 # run_traced ROUND NAME MARKER CMD: attach, one fio run, statistics, stop.
+# Besides its BPF programs' run time, the tracer process's own CPU time
+# during the run is recorded: from stage 03 on, a printing run's events
+# go through a ring buffer to that process, which formats them (stages
+# 01-02: bpf_printk formats them in the BPF program, the process copies
+# the trace buffer's lines).
 run_traced() {
 	log=$OUT/tracer.log
 	sh -c "$4" >"$log" 2>&1 &
@@ -129,8 +143,12 @@ run_traced() {
 	sleep 0.3	# bpftrace prints its marker before it attaches
 	ids=$(prog_ids "$TRACER_PID")
 	prog_stats "$ids" >"$OUT/before"
+	cpu0=$(cpu_ns "$TRACER_PID")
 	run_fio "$1" "$2"
+	cpu1=$(cpu_ns "$TRACER_PID")
 	prog_stats "$ids" >"$OUT/after"
+	[ -n "$cpu0" ] && [ -n "$cpu1" ] &&
+		printf '%s\t%s\t%s\n' "$SEQ" "$2" $((cpu1 - cpu0)) >>"$OUT/cpu.tsv"
 	kill -INT "$TRACER_PID"
 	i=0
 	while kill -0 "$TRACER_PID" 2>/dev/null && [ "$i" -lt 200 ]; do
@@ -225,7 +243,7 @@ write_report() {
 			"libaio, direct, iodepth 32, 2 jobs."
 		echo
 		awk -v timed="$STATS" -f "$ROOT/scripts/bench.d/table.awk" "$OUT/configs" "$OUT/runs.tsv" \
-			"$OUT/progs.tsv" "$OUT/doors.tsv"
+			"$OUT/progs.tsv" "$OUT/doors.tsv" "$OUT/cpu.tsv"
 		if [ -s "$OUT/startup.tsv" ]; then
 			echo
 			echo "| program | start-up, exec to attached (median of 5) |"

@@ -4,13 +4,17 @@
 #   runs.tsv   seq round config iops ios  (seq: position in the whole run)
 #   progs.tsv  round config prog type run_time_ns run_cnt
 #   doors.tsv  config door
+#   cpu.tsv    seq config tracer_cpu_ns   (optional: the tracer process's
+#              CPU time during that run: from stage 03 on, a printing
+#              run's events are formatted there, not in BPF)
 # A traced run is compared with the mean of the baseline runs right
 # before and after it; the median over rounds is shown, with the range.
 # Rounds 1..timed (-v timed=N, default 1) run with bpf_stats on and give
 # the BPF time: ns per I/O per round, shown as the median (and range) over
 # those rounds, and the ratio to biolatency's ns in the same round, also
 # as a median. IOPS come from the other rounds (bpf_stats off), or from
-# the timed ones if every round was timed.
+# the timed ones if every round was timed. The tracer's CPU ns per I/O is
+# the median over every round.
 
 function median(list,    a, n, i, j, t) {
 	n = split(list, a, " ")
@@ -52,12 +56,15 @@ FILENAME ~ /progs.tsv$/ {
 	next
 }
 FILENAME ~ /doors.tsv$/ { split($0, f, "\t"); door[f[1]] = f[2]; next }
+FILENAME ~ /cpu.tsv$/ { split($0, f, "\t"); cpu[f[1]] = f[3]; next }
 
 END {
 	for (s = 1; s <= nseq; s++) {
 		c = conf[s]
 		if (iops[s] == 0)
 			continue
+		if ((s in cpu) && ios[s] > 0)
+			cpuio[c] = cpuio[c] " " sprintf("%.1f", cpu[s] / ios[s])
 		# timed rounds have bpf_stats on: their IOPS count only if all are
 		timing = rnd[s] <= timed
 		if (timing) {
@@ -92,13 +99,13 @@ END {
 		}
 	}
 
-	print "| configuration | door | IOPS | IOPS vs baselines, % (range) | BPF ns per I/O | × biolatency | per program: ns per run (runs per I/O) |"
-	print "| --- | --- | ---: | --- | ---: | ---: | --- |"
-	printf "| baseline | — | %.0f | — | — | — | — |\n", median(vals["baseline"])
+	print "| configuration | door | IOPS | IOPS vs baselines, % (range) | BPF ns per I/O | × biolatency | tracer process CPU ns per I/O | per program: ns per run (runs per I/O) |"
+	print "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |"
+	printf "| baseline | — | %.0f | — | — | — | — | — |\n", median(vals["baseline"])
 	for (i = 1; i <= nconf; i++) {
 		c = order[i]
 		if (vals[c] == "") {
-			printf "| %s | %s | failed | | | | |\n", c, door[c] ? door[c] : "?"
+			printf "| %s | %s | failed | | | | | |\n", c, door[c] ? door[c] : "?"
 			continue
 		}
 		per = ""
@@ -113,8 +120,9 @@ END {
 		nsio = nsl[c] == "" ? "—" : sprintf("%.0f", median(nsl[c]))
 		if (split(nsl[c], t, " ") > 1)
 			nsio = nsio " (" range(nsl[c], "%.0f") ")"
-		printf "| %s | %s | %.0f | %+.1f (%s) | %s | %s | %s |\n", c, door[c],
+		printf "| %s | %s | %.0f | %+.1f (%s) | %s | %s | %s | %s |\n", c, door[c],
 		       median(vals[c]), median(drops[c]), range(drops[c], "%+.1f"), nsio,
-		       ratios[c] == "" ? "—" : sprintf("%.2f", median(ratios[c])), per
+		       ratios[c] == "" ? "—" : sprintf("%.2f", median(ratios[c])),
+		       cpuio[c] == "" ? "—" : sprintf("%.0f", median(cpuio[c])), per
 	}
 }
