@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run one stage against a built-in workload on a private loop device:
-#   scripts/demo.sh 03      (or: make demo STAGE=03)
+#   scripts/demo.sh 03      (or: make demo STAGE=03; 00 … 10)
 # Creates a loop device over a file in /dev/shm, starts the stage with -d
 # on it, issues reads and writes for a few seconds, stops it, cleans up.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-01}
 dir=$(ls -d "$ROOT"/stage"$stage"_* 2>/dev/null | head -n 1)
-[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 01 … 09)" >&2; exit 2; }
-prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 2>/dev/null | head -n 1)
+[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 10)" >&2; exit 2; }
+prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/ctracer \
+	2>/dev/null | head -n 1)
 [ -x "$prog" ] || { echo "demo: $dir is not built (run make)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "demo: must be run as root (try sudo)" >&2; exit 1; }
 
@@ -42,12 +43,29 @@ if [ "$(basename "$prog")" = pagecache_trace ]; then
 fi
 
 echo "demo: $(basename "$dir") on $loop: 4 KiB direct reads, then a 1 MiB write" >&2
-"$prog" -d "$name" --duration 4 &
+# The workload starts once the stage has said "Tracing": ctracer's
+# function doors take seconds to attach. Its stderr passes through tee
+# into a log; its stdout stays the terminal.
+tmp=$(mktemp -d /tmp/bwb-demo.XXXXXX)
+trap 'losetup -d "$loop"; rm -f "$img"; rm -rf "$tmp"' EXIT INT TERM
+mkfifo "$tmp/err"
+: >"$tmp/err.log"
+tee "$tmp/err.log" <"$tmp/err" >&2 &
+"$prog" -d "$name" --duration 4 2>"$tmp/err" &
 pid=$!
-sleep 1
+i=0
+until grep -q '^Tracing' "$tmp/err.log"; do
+	# ended (an error, said on stderr), or no word in 120 s
+	kill -0 $pid 2>/dev/null && [ $i -lt 1200 ] || break
+	sleep 0.1
+	i=$((i + 1))
+done
 for off in 0 1 2 3 4 5 6 7; do
 	dd if="$loop" of=/dev/null bs=4k count=1 skip=$((off * 100)) iflag=direct 2>/dev/null
 	sleep 0.1
 done
 dd if=/dev/urandom of="$loop" bs=64k count=16 conv=fsync 2>/dev/null
 wait $pid
+rc=$?
+wait	# tee: the last of stderr
+exit $rc

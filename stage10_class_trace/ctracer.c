@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,27 +46,33 @@ static const struct argp_option options[] = {
 	{},
 };
 
-/* -s START[-END]: decimal or 0x hex sectors, END at least START. */
-static int parse_sectors(const char *arg)
+/*
+ * One sector of -s: decimal digits, up to the first other character
+ * (returned), or NULL. strtoull alone would take " 5", "+5", 0x10, read
+ * 010 as octal and wrap "-5" to 2^64 - 5.
+ */
+static const char *parse_sector(const char *s, unsigned long long *v)
 {
 	char *end;
 
+	if (*s < '0' || *s > '9')
+		return NULL;
 	errno = 0;
-	if (*arg == '-')
-		return -1;
-	opt.first = strtoull(arg, &end, 0);
-	if (errno || end == arg)
+	*v = strtoull(s, &end, 10);
+	return errno ? NULL : end;
+}
+
+/* -s START[-END]: decimal sectors, END at least START. */
+static int parse_sectors(const char *arg)
+{
+	const char *end = parse_sector(arg, &opt.first);
+
+	if (!end)
 		return -1;
 	opt.last = opt.first;
-	if (*end == '-') {
-		arg = end + 1;
-		if (*arg == '-')
-			return -1;
-		opt.last = strtoull(arg, &end, 0);
-		if (errno || end == arg)
-			return -1;
-	}
-	if (*end || opt.last < opt.first)
+	if (*end == '-')
+		end = parse_sector(end + 1, &opt.last);
+	if (!end || *end || opt.last < opt.first)
 		return -1;
 	opt.sectors = true;
 	return 0;
@@ -81,8 +88,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 's':
 		if (parse_sectors(arg))
-			argp_error(state, "-s needs sectors START or START-END (END >= START), not '%s'",
-				   arg);
+			argp_error(state, "-s needs decimal sectors START or START-END "
+				   "(END >= START), not '%s'", arg);
 		break;
 	case OPT_LIST:
 		opt.list = true;
@@ -97,6 +104,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		pid = parse_positive(arg, 0x7fffffff);
 		if (pid < 0)
 			argp_error(state, "-p needs a process ID, not '%s'", arg);
+		/* EPERM still means it exists; only ESRCH is no such process */
+		if (kill(pid, 0) && errno == ESRCH)
+			argp_error(state, "-p: no process %ld (see ps)", pid);
 		opt.pid = pid;
 		break;
 	default:

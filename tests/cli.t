@@ -34,6 +34,53 @@ for s in "$ROOT"/stage*/bio_trace "$ROOT"/stage*/pagecache_trace "$ROOT"/stage*/
 	fi
 done
 
+# ctracer's own options: -s takes plain decimal sectors only (strtoull
+# took " -5", "+5", "1- 2" and 0x, read 010 as octal), -p a process
+# that exists. Each refusal: exit 2, one line, then a --help hint.
+C=$ROOT/stage10_class_trace/ctracer
+if [ -x "$C" ]; then
+	for arg in ' -5' '+5' '-5' '1- 2' '1 -2' '0x10' '5-3' '5-' '-' '' '18446744073709551616' \
+		'1-2-3' '1e3'; do
+		"$C" -s "$arg" --list >/dev/null 2>"$T_TMP/err"
+		is "$?" 2 "ctracer -s '$arg' exits 2"
+		is "$(head -n 1 "$T_TMP/err")" \
+			"ctracer: -s needs decimal sectors START or START-END (END >= START), not '$arg'" \
+			"ctracer -s '$arg': says why in one line"
+		check "ctracer -s '$arg': then a --help hint, nothing else" \
+			sh -c "[ \$(wc -l <'$T_TMP/err') -eq 2 ] && sed -n 2p '$T_TMP/err' | grep -q 'Try .*--help'"
+	done
+	for arg in 2048 010 2048-4096 7-7 0-18446744073709551615; do
+		"$C" -s "$arg" --list >/dev/null 2>"$T_TMP/err"
+		is "$?" 0 "ctracer -s $arg is accepted"
+	done
+	# a PID no process has: below pid_max, no /proc entry
+	nopid=$(( $(cat /proc/sys/kernel/pid_max) - 1 ))
+	while [ -d "/proc/$nopid" ]; do
+		nopid=$((nopid - 1))
+	done
+	"$C" -p "$nopid" --list >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "ctracer -p $nopid (no such process) exits 2"
+	is "$(head -n 1 "$T_TMP/err")" "ctracer: -p: no process $nopid (see ps)" \
+		"ctracer -p $nopid: says so in one line"
+	check "ctracer -p $nopid: then a --help hint, nothing else" \
+		sh -c "[ \$(wc -l <'$T_TMP/err') -eq 2 ] && sed -n 2p '$T_TMP/err' | grep -q 'Try .*--help'"
+	"$C" -p $$ --list >/dev/null 2>"$T_TMP/err"
+	is "$?" 0 "ctracer -p \$\$ (this shell) is accepted"
+	if [ "$(id -u)" -eq 0 ] && as_nobody true; then
+		as_nobody "$C" -p 1 --list >/dev/null 2>"$T_TMP/err"
+		is "$?" 0 "ctracer -p 1 as nobody (EPERM, but it exists) is accepted"
+	else
+		skip "ctracer -p 1 as nobody" "needs root and setpriv to drop it"
+	fi
+else
+	skip "ctracer's -s and -p" "stage10_class_trace/ctracer is not built"
+fi
+
+# make demo: the hint names every stage, 00 to 10
+"$ROOT/scripts/demo.sh" 99 >/dev/null 2>"$T_TMP/err"
+is "$?" 2 "demo.sh 99 (no such stage) exits 2"
+is "$(cat "$T_TMP/err")" "demo: no stage '99' (try 00 … 10)" "demo.sh 99: the hint names 00 … 10"
+
 [ "$(id -u)" -eq 0 ] || { done_testing; }
 need_root
 S=$ROOT/stage03_latency_map/bio_trace
@@ -134,5 +181,71 @@ else
 	none_left() { [ -z "$(left_over "$T_TMP/before")" ]; }
 	wait_for 30 none_left
 	is "$(left_over "$T_TMP/before")" "" "refused loads leave no program or map behind"
+fi
+
+# The root tests below on a scratch device of their own (or the one above)
+if [ -z "${DEV:-}" ] && ! scratch_dev; then
+	skip "-d through a symlink, ctracer -s 016, make demo STAGE=10" \
+		"cannot make a scratch block device"
+	done_testing
+fi
+
+# -d through a symlink to the disk (/dev/disk/by-id/..., a link of one's
+# own): the disk it points to, traced; a link to no block device refused
+if [ -x "$S" ] && [ -x "$BIN/bio_io" ]; then
+	ln -s "/dev/$DEV" "$T_TMP/disk-link"
+	if start "$S" -d "$T_TMP/disk-link"; then
+		io "/dev/$DEV" 0 8 16
+		stop
+		is "$TRC" 0 "-d LINK to /dev/$DEV: traces, exit 0"
+		check "-d LINK to /dev/$DEV: the 3 reads issued are traced" \
+			grep -qx "Events: submit_bio 3, bio_endio 3" "$T_TMP/out"
+	else
+		ok 1 "-d LINK to /dev/$DEV: starts"
+	fi
+	ln -s /dev/null "$T_TMP/null-link"
+	: >"$T_TMP/file"
+	ln -s "$T_TMP/file" "$T_TMP/file-link"
+	ln -s "$T_TMP/nowhere" "$T_TMP/dangling-link"
+	for d in /dev/null "$T_TMP/null-link" "$T_TMP/file-link" "$T_TMP/dangling-link" \
+		"$T_TMP"; do
+		"$S" -q --duration 0.1 -d "$d" >/dev/null 2>"$T_TMP/err"
+		is "$?" 2 "-d $d (no block device) exits 2"
+		check "-d $d: says so" grep -q "no such disk '$d'" "$T_TMP/err"
+	done
+else
+	skip "-d through a symlink" "stage03 or tests/bin/bio_io is not built"
+fi
+
+# ctracer -s 016 is sector 16, not octal 14: of 4 KiB reads at sectors
+# 8 (8-15) and 16 (16-23), only the one at 16 meets it
+if [ -x "$C" ] && [ -x "$BIN/bio_io" ]; then
+	if start "$C" -d "$DEV" -s 016; then
+		io "/dev/$DEV" 8 16
+		stop
+		is "$TRC" 0 "ctracer -s 016: traces, exit 0"
+		check "ctracer -s 016: the bio at sector 16 shown" \
+			grep -Eq ' sector=16  size=4096  READ' "$T_TMP/out"
+		check "ctracer -s 016: the bio at sector 8 not shown" \
+			sh -c "! grep -Eq ' sector=8  ' '$T_TMP/out'"
+	else
+		ok 1 "ctracer -s 016: starts"
+	fi
+else
+	skip "ctracer -s 016" "ctracer or tests/bin/bio_io is not built"
+fi
+
+# make demo STAGE=10: ctracer is found, traces the demo's reads
+if [ -x "$C" ]; then
+	"$ROOT/scripts/demo.sh" 10 >"$T_TMP/out" 2>"$T_TMP/err"
+	is "$?" 0 "demo.sh 10 exits 0"
+	check "demo.sh 10: does not say ctracer is not built" \
+		sh -c "! grep -q 'not built' '$T_TMP/err'"
+	check "demo.sh 10: ctracer attached" grep -q '^Tracing loop[0-9]*\.\.\.' "$T_TMP/err"
+	# the demo reads 4 KiB at sectors 0, 800, ... 5600
+	is "$(grep -Ec ' sector=(0|800|1600|2400|3200|4000|4800|5600)  size=4096  READ' \
+		"$T_TMP/out")" 8 "demo.sh 10: its 8 reads, a tree each"
+else
+	skip "demo.sh 10" "ctracer is not built"
 fi
 done_testing
