@@ -19,6 +19,15 @@
 #include "heatmap.h"
 
 #define MAX_COLUMNS 100000	/* 26 MB of columns */
+/*
+ * What a recorded value may be; beyond it the line is not from a run
+ * (hand-edited, or a corrupt file) and would draw outside the map. No
+ * run or uptime lasts 1e9 s (31 years); 2^53 counts in all keep the
+ * totals and the shading's products from wrapping (and is what jq holds
+ * exactly).
+ */
+#define MAX_SECONDS 1e9
+#define MAX_COUNT (1ULL << 53)
 
 static const char usage[] =
 	"Usage: heatmap [-o OUT.html] [-i SECONDS] RUN.jsonl\n"
@@ -72,12 +81,21 @@ static bool slots(const char *line, unsigned long long *v)
 	return n == HIST_SLOTS && *p == ']';
 }
 
-/* The events in columns of width seconds from the first; 0 or -1. */
+/* A time or latency out of range: one line naming the file, line and key. */
+static int bad(const char *in, long lineno, const char *key, double v, const char *want)
+{
+	fprintf(stderr, "heatmap: %s:%ld: %s %g is out of range: %s\n", in, lineno, key, v,
+		want);
+	return 1;
+}
+
+/* The events in columns of width seconds from the first; 0, or -1 said. */
 static int bucket(struct heatmap *h, const struct event *ev, int n, double width)
 {
 	unsigned long long (*cols)[HIST_SLOTS];
 	double t0 = ev[0].t, t1 = ev[0].t;
 	long ncols;
+	double span;
 
 	for (int i = 1; i < n; i++) {
 		if (ev[i].t < t0)	/* CPUs print out of order */
@@ -85,15 +103,17 @@ static int bucket(struct heatmap *h, const struct event *ev, int n, double width
 		if (ev[i].t > t1)
 			t1 = ev[i].t;
 	}
-	ncols = (long)((t1 - t0) / width) + 1;
-	if (ncols > MAX_COLUMNS) {
-		fprintf(stderr, "heatmap: %.0f s of events make %ld columns of %g s: "
-			"give a wider -i\n", t1 - t0, ncols, width);
+	/* compared as a double: a cast of more than a long holds is undefined */
+	span = (t1 - t0) / width;
+	if (span >= MAX_COLUMNS) {
+		fprintf(stderr, "heatmap: %g s of events make %g columns of %g s: "
+			"give a wider -i\n", t1 - t0, span + 1, width);
 		return -1;
 	}
+	ncols = (long)span + 1;
 	cols = calloc(ncols, sizeof(*cols));
 	if (!cols)
-		return -1;
+		goto oom;
 	for (int i = 0; i < n; i++) {
 		long c = (long)((ev[i].t - t0) / width);
 
@@ -103,7 +123,11 @@ static int bucket(struct heatmap *h, const struct event *ev, int n, double width
 		if (heatmap_add(h, (c + 1) * width, cols[c]))
 			break;
 	free(cols);
-	return h->n == ncols ? 0 : -1;
+	if (h->n == ncols)
+		return 0;
+oom:
+	fprintf(stderr, "heatmap: out of memory\n");
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -114,7 +138,9 @@ int main(int argc, char **argv)
 	struct event *ev = NULL;
 	int nev = 0, cap = 0, c, err = 0;
 	bool oom = false;
-	double width = 1, t, ns;
+	double width = 1, t, ns, prev_t = 0;
+	unsigned long long count = 0;	/* the run's, so far */
+	long lineno = 0;
 	size_t len = 0;
 	FILE *f;
 
@@ -154,12 +180,34 @@ int main(int argc, char **argv)
 	while (getline(&line, &len, f) > 0) {
 		unsigned long long v[HIST_SLOTS];
 
+		lineno++;
 		if (strstr(line, "\"type\":\"interval\"") && number(line, "t_s", &t) &&
 		    slots(line, v)) {
+			/* !(a <= b) also refuses NaN */
+			if (!(t >= prev_t && t <= MAX_SECONDS))
+				return bad(in, lineno, "t_s", t, h.n ?
+					   "one run's intervals, in time order, up to 1e9 s" :
+					   "seconds from 0 to 1e9");
+			prev_t = t;
+			for (int s = 0; s < HIST_SLOTS; s++) {
+				/* strtoull reads "-1" as 2^64 - 1: caught here too */
+				if (v[s] > MAX_COUNT - count) {
+					fprintf(stderr, "heatmap: %s:%ld: slot %d's count is out of "
+						"range: whole numbers, at most 2^53 in a run\n", in,
+						lineno, s);
+					return 1;
+				}
+				count += v[s];
+			}
 			if ((oom = heatmap_add(&h, t, v)))
 				break;
 		} else if (strstr(line, "\"type\":\"event\"") && number(line, "time_s", &t) &&
-			   number(line, "latency_ns", &ns) && ns >= 0) {
+			   number(line, "latency_ns", &ns)) {
+			if (!(t >= 0 && t <= MAX_SECONDS))
+				return bad(in, lineno, "time_s", t, "seconds from 0 to 1e9");
+			/* 2^64 ns: as much as a u64 holds */
+			if (!(ns >= 0 && ns < 18446744073709551616.0))
+				return bad(in, lineno, "latency_ns", ns, "from 0 to 2^64 - 1");
 			if (nev == cap) {
 				struct event *e = realloc(ev, (cap = cap ? 2 * cap : 1024) * sizeof(*e));
 
@@ -168,7 +216,11 @@ int main(int argc, char **argv)
 				ev = e;
 			}
 			ev[nev].t = t;
-			ev[nev++].slot = hist_slot((unsigned long long)ns / 1000);
+			/* beyond the last slot in it, as tracex3 counts them */
+			ev[nev].slot = hist_slot((unsigned long long)ns / 1000);
+			if (ev[nev].slot >= HIST_SLOTS)
+				ev[nev].slot = HIST_SLOTS - 1;
+			nev++;
 			/* stage 03-06 time bios, stage 07 requests */
 			h.what = strstr(line, "\"event\":\"rq_latency\"") ? "requests" : "bios";
 		}
@@ -193,10 +245,8 @@ int main(int argc, char **argv)
 		h.what = "requests";
 		snprintf(note, sizeof(note), "From %s: tracex3's %d intervals.", in, h.n);
 	} else {
-		if (bucket(&h, ev, nev, width)) {
-			fprintf(stderr, "heatmap: out of memory\n");
+		if (bucket(&h, ev, nev, width))
 			return 1;
-		}
 		snprintf(note, sizeof(note), "From %s: %d latency events, a column every %g s "
 			 "from the first.", in, nev, width);
 	}

@@ -74,6 +74,73 @@ rc=$?
 check "$t: scripts/heatmap on no usable object exits non-zero (rc $rc)" test "$rc" -ne 0
 is "$(wc -l <"$T_TMP/bad.err" | tr -d ' ')" 1 "$t: ... with one line: $(head -n 1 "$T_TMP/bad.err")"
 
+# --- values no run records: inf, nan or a huge time, two runs in one file,
+# a count of 2^64 - 1 (or -1), a latency beyond a u64. Each is one line
+# naming the file's line, exit 1 and no page (they hung, or drew cells
+# off the map). timeout bounds a hang so that it fails, not waits forever.
+Z10="0,0,0,0,0,0,0,0,0,0"
+iv() {	# iv T_S COUNT: an interval of stage 00, COUNT in slot 10
+	printf '{"type":"interval","t_s":%s,"count":0,"slots":[%s,%s,%s,%s,0]}\n' \
+		"$1" "$Z10" "$2" "$Z10" "$Z10"
+}
+ev() {	# ev TIME_S LATENCY_NS: a latency event of stage 03
+	printf '{"type":"event","event":"latency","time_s":%s,"latency_ns":%s}\n' "$1" "$2"
+}
+while IFS='|' read -r what key lines; do
+	eval "$lines" >"$T_TMP/odd.jsonl"
+	rm -f "$T_TMP/odd.html"
+	timeout 60 "$HM" -o "$T_TMP/odd.html" "$T_TMP/odd.jsonl" 2>"$T_TMP/odd.err"
+	is "$?" 1 "$t: $what: exits 1"
+	is "$(wc -l <"$T_TMP/odd.err" | tr -d ' ')" 1 "$t: $what: one line: $(head -n 1 "$T_TMP/odd.err")"
+	check "$t: $what: the line names the file's line and $key" \
+		grep -q "^heatmap: $T_TMP/odd.jsonl:[12]: .*$key.* out of range" "$T_TMP/odd.err"
+	check "$t: $what: no page" test ! -e "$T_TMP/odd.html"
+done <<'EOF'
+t_s inf|t_s|iv 1 3; iv inf 3
+t_s nan|t_s|iv 1 3; iv nan 3
+t_s 1e300|t_s|iv 1 3; iv 1e300 3
+t_s -1|t_s|iv -1 3
+intervals out of time order (two runs)|t_s|iv 5 3; iv 1 3
+a count of 2^64 - 1|count|iv 1 18446744073709551615
+a count of -1|count|iv 1 -1
+a count past 2^64|count|iv 1 99999999999999999999
+counts adding up past 2^53|count|iv 1 4503599627370496; iv 2 4503599627370497
+time_s inf|time_s|ev 5 1000; ev inf 1000
+time_s nan|time_s|ev 5 1000; ev nan 1000
+time_s 1e300|time_s|ev 5 1000; ev 1e300 1000
+latency_ns 1e300|latency_ns|ev 5 1e300
+latency_ns -1|latency_ns|ev 5 -1
+EOF
+
+# cells_inside PAGE: every cell within the map's frame (the first frame,
+# drawn after the cells)
+cells_inside() {
+	grep -o '<rect class="\(frame\|cell\)"[^>]*>' "$1" | sed 's/"/ /g' | awk '
+		{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+		$3 == "frame" && !fw { fx = v["x="]; fy = v["y="]; fw = v["width="]; fh = v["height="] }
+		$3 == "cell" { n++; x[n] = v["x="]; y[n] = v["y="]; w[n] = v["width="]; h[n] = v["height="] }
+		END {
+			for (i = 1; i <= n; i++)
+				if (x[i] < fx || x[i] + w[i] > fx + fw + 0.01 ||
+				    y[i] < fy || y[i] + h[i] > fy + fh + 0.01)
+					bad++
+			exit !(fw > 0 && n > 0 && !bad)
+		}'
+}
+# what a run can record, at its edges, draws inside the frame
+{ ev 5 1000; ev 6.5 1000000000000000000; } >"$T_TMP/edge.jsonl"
+"$HM" -o "$T_TMP/edge.html" "$T_TMP/edge.jsonl" 2>"$T_TMP/edge.err"
+is "$?" 0 "$t: a latency of 1e18 ns (beyond the last slot) draws"
+is "$(cells "$T_TMP/edge.html" | awk '{ print $2 }' | sort -n | tail -n 1)" 31 \
+	"$t: ... in the last slot, as stage 00 counts it"
+check "$t: ... inside the map's frame" cells_inside "$T_TMP/edge.html"
+{ iv 1 9007199254740991; iv 1000000000 1; } >"$T_TMP/edge.jsonl"
+"$HM" -o "$T_TMP/edge.html" "$T_TMP/edge.jsonl" 2>"$T_TMP/edge.err"
+is "$?" 0 "$t: 2^53 counts in all, over 1e9 s, draw"
+is "$(cells "$T_TMP/edge.html" | awk '{ print $3 }' | sort | tr '\n' ' ')" "1 9007199254740991 " \
+	"$t: ... every count in its cell"
+check "$t: ... inside the map's frame" cells_inside "$T_TMP/edge.html"
+
 # --- tracex3 --json --heatmap: 6 reads of known latency, in two columns
 # or more (the second 3 after an interval that holds some of the first)
 if [ -n "$SLOW_ALL" ]; then
