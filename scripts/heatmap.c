@@ -6,7 +6,7 @@
  *   tracex3 --json > run.jsonl       its "interval" objects, a column each;
  *   bio_trace -j > run.jsonl         stages 03-07: the events with a
  *                                    latency_ns, in columns of -i seconds
- *                                    by their time_s.
+ *                                    by their end_ns.
  * Our own compact JSON lines only (jq -c keeps them so): it looks for the
  * keys, it is no JSON parser.
  */
@@ -37,7 +37,7 @@ static const char usage[] =
 	"  -o OUT.html   the page (default: RUN.html beside RUN.jsonl; - for stdout)\n"
 	"  -i SECONDS    column width for latency events (e.g. 0.1)\n";
 
-/* A latency event: when it was printed (trace clock, s) and its slot. */
+/* A latency event: when it ended (end_ns, in s) and its slot. */
 struct event {
 	double t;
 	int slot;
@@ -201,10 +201,12 @@ int main(int argc, char **argv)
 			}
 			if ((oom = heatmap_add(&h, t, v)))
 				break;
-		} else if (strstr(line, "\"type\":\"event\"") && number(line, "time_s", &t) &&
-			   number(line, "latency_ns", &ns)) {
-			if (!(t >= 0 && t <= MAX_SECONDS))
-				return bad(in, lineno, "time_s", t, "seconds from 0 to 1e9");
+		} else if ((strstr(line, "\"type\":\"latency\"") ||
+			    strstr(line, "\"type\":\"rq_latency\"")) &&
+			   number(line, "end_ns", &t) && number(line, "latency_ns", &ns)) {
+			if (!(t >= 0 && t <= MAX_SECONDS * 1e9))
+				return bad(in, lineno, "end_ns", t, "nanoseconds from 0 to 1e18");
+			t /= 1e9;	/* the columns are in seconds */
 			/* 2^64 ns: as much as a u64 holds */
 			if (!(ns >= 0 && ns < 18446744073709551616.0))
 				return bad(in, lineno, "latency_ns", ns, "from 0 to 2^64 - 1");
@@ -222,7 +224,7 @@ int main(int argc, char **argv)
 				ev[nev].slot = HIST_SLOTS - 1;
 			nev++;
 			/* stage 03-06 time bios, stage 07 requests */
-			h.what = strstr(line, "\"event\":\"rq_latency\"") ? "requests" : "bios";
+			h.what = strstr(line, "\"type\":\"rq_latency\"") ? "requests" : "bios";
 		}
 	}
 	err = ferror(f) ? errno : 0;

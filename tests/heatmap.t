@@ -83,8 +83,8 @@ iv() {	# iv T_S COUNT: an interval of stage 00, COUNT in slot 10
 	printf '{"type":"interval","t_s":%s,"count":0,"slots":[%s,%s,%s,%s,0]}\n' \
 		"$1" "$Z10" "$2" "$Z10" "$Z10"
 }
-ev() {	# ev TIME_S LATENCY_NS: a latency event of stage 03
-	printf '{"type":"event","event":"latency","time_s":%s,"latency_ns":%s}\n' "$1" "$2"
+ev() {	# ev END_NS LATENCY_NS: a latency event of stage 03
+	printf '{"type":"latency","bio":"0x1","start_ns":0,"end_ns":%s,"latency_ns":%s}\n' "$1" "$2"
 }
 while IFS='|' read -r what key lines; do
 	eval "$lines" >"$T_TMP/odd.jsonl"
@@ -105,11 +105,11 @@ a count of 2^64 - 1|count|iv 1 18446744073709551615
 a count of -1|count|iv 1 -1
 a count past 2^64|count|iv 1 99999999999999999999
 counts adding up past 2^53|count|iv 1 4503599627370496; iv 2 4503599627370497
-time_s inf|time_s|ev 5 1000; ev inf 1000
-time_s nan|time_s|ev 5 1000; ev nan 1000
-time_s 1e300|time_s|ev 5 1000; ev 1e300 1000
-latency_ns 1e300|latency_ns|ev 5 1e300
-latency_ns -1|latency_ns|ev 5 -1
+end_ns inf|end_ns|ev 5000000000 1000; ev inf 1000
+end_ns nan|end_ns|ev 5000000000 1000; ev nan 1000
+end_ns 1e300|end_ns|ev 5000000000 1000; ev 1e300 1000
+latency_ns 1e300|latency_ns|ev 5000000000 1e300
+latency_ns -1|latency_ns|ev 5000000000 -1
 EOF
 
 # cells_inside PAGE: every cell within the map's frame (the first frame,
@@ -128,7 +128,7 @@ cells_inside() {
 		}'
 }
 # what a run can record, at its edges, draws inside the frame
-{ ev 5 1000; ev 6.5 1000000000000000000; } >"$T_TMP/edge.jsonl"
+{ ev 5000000000 1000; ev 6500000000 1000000000000000000; } >"$T_TMP/edge.jsonl"
 "$HM" -o "$T_TMP/edge.html" "$T_TMP/edge.jsonl" 2>"$T_TMP/edge.err"
 is "$?" 0 "$t: a latency of 1e18 ns (beyond the last slot) draws"
 is "$(cells "$T_TMP/edge.html" | awk '{ print $2 }' | sort -n | tail -n 1)" 31 \
@@ -202,7 +202,7 @@ start "$S3" -j -d "$DEV" || skip_all "stage 03 did not start"
 io "/dev/$DEV" 128 136 144 152 160
 stop
 cp "$T_TMP/out" "$T_TMP/s03.jsonl"
-lat=$(grep -c '^{"type":"event".*"event":"latency"' "$T_TMP/s03.jsonl")
+lat=$(grep -c '^{"type":"latency",' "$T_TMP/s03.jsonl")
 is "$lat" 5 "$t: stage 03 -j prints a latency event per read"
 "$HM" -i 0.5 -o "$T_TMP/s03.html" "$T_TMP/s03.jsonl" 2>"$T_TMP/hm.err"
 ok $? "$t: scripts/heatmap draws stage 03's events"
