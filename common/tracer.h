@@ -56,7 +56,11 @@ int tracer_run(struct tracer *t);
 /* Events per probe point, I/O in flight and every loss, on stdout; 0 or -1 as tracer_run(). */
 int tracer_summary(struct tracer *t);
 void tracer_close(struct tracer *t);
-/* 0 while stdout takes what we write, else -1 after one line (not for EPIPE). */
+/*
+ * Flush stdout: 0 while it takes what we write, else -1 after one line
+ * (not for EPIPE). The loop calls it after each poll and tick: a stage
+ * needs no fflush() of its own (one would hide the error's errno).
+ */
 int tracer_output_ok(struct tracer *t);
 
 #endif /* __TRACER_H */

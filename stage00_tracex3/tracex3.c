@@ -163,7 +163,6 @@ static void print_rows(struct view *v, unsigned long long *delta, double t)
 		json_u64("count", hist_total(delta, HIST_SLOTS));
 		json_u64s("slots", delta, HIST_SLOTS);
 		json_end();
-		fflush(stdout);
 		return;
 	}
 	if (opts.bars) {
@@ -172,7 +171,6 @@ static void print_rows(struct view *v, unsigned long long *delta, double t)
 		printf("%s: %llu requests in %ld s\n", when, hist_total(delta, HIST_SLOTS),
 		       opts.interval);
 		print_log2_hist(stdout, delta, HIST_SLOTS, "usecs");
-		fflush(stdout);
 		return;
 	}
 	/* The last column holds everything slower. */
@@ -182,7 +180,6 @@ static void print_rows(struct view *v, unsigned long long *delta, double t)
 		print_scale();
 	hist_heat_row(row, sizeof(row), heat, HEAT_SLOTS, v->color);
 	printf("%s |%s| # %llu\n", when, row, hist_total(delta, HIST_SLOTS));
-	fflush(stdout);
 }
 
 /* One interval: what completed since the last row; at the end, if anything. */

@@ -242,7 +242,6 @@ int main(int argc, char **argv)
 		}
 		if (!env.json)
 			printf("pid_filter_map update: (pid=%u)\n", pid);
-		fflush(stdout);
 	}
 	err = tracer_attach(&t);
 	if (err)

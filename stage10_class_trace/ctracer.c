@@ -1309,7 +1309,6 @@ static void flush_trees(double before, bool all)
 		tree_free(out[i]);
 	}
 	free(out);
-	fflush(stdout);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -1408,6 +1407,11 @@ static void summary(struct ctracer_bpf *skel)
 	if (!env.quiet)		/* -q: the bios are not sent, so not known */
 		printf(", bios %llu", n_bios);
 	printf("\n");
+	/* I/O under way at the run's edges: not lost, said apart */
+	if (no_submit || no_end || no_return)
+		printf("In flight at start: %llu bios seen without their submit; at exit: "
+		       "%llu bios without their end, %llu calls without their return\n",
+		       no_submit, no_end, no_return);
 	lost |= lost_line(total[CT_RB_DROP], "events the ring buffer had no room for");
 	lost |= lost_line(total[CT_PID_FULL], "bios not followed (-p, -s: map full)");
 	lost |= lost_line(total[CT_WALK_CUT], "rq->bio walks cut short");
@@ -1415,13 +1419,9 @@ static void summary(struct ctracer_bpf *skel)
 	lost |= lost_line(kprobe_missed, "events missed by the kprobe (another kprobe was running)");
 	lost |= lost_line(recursion_misses(skel->obj) + copy_recursion_misses,
 			  "events missed by recursion");
-	lost |= lost_line(no_submit, "bios seen without their submit (submitted before we attached)");
-	lost |= lost_line(no_end, "bios seen without their end (in flight at exit, or missed)");
-	lost |= lost_line(no_return, "calls seen without their return (-r: running at exit, or missed)");
 	lost |= lost_line(late_returns, "returns that came after their bio's tree was printed");
 	if (!lost)
 		printf("Lost: none\n");
-	fflush(stdout);
 }
 
 int main(int argc, char **argv)
@@ -1482,13 +1482,17 @@ int main(int argc, char **argv)
 	t.interval_ms = 50;
 	t.tick = tick;
 	t.arg = rb;
-	tracer_run(&t);
+	err = tracer_run(&t);
 	detach();
 	ring_buffer__consume(rb);
-	if (!env.quiet)
+	if (!err && !env.quiet)
 		flush_trees(0, true);
-	summary(skel);
-	err = views_close(t.name);
+	if (!err) {
+		summary(skel);
+		err = tracer_output_ok(&t);
+	}
+	if (views_close(t.name))
+		err = -1;
 cleanup:
 	detach();
 	ring_buffer__free(rb);

@@ -153,4 +153,21 @@ for door in $TEST_DOORS; do
 	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
 	is "$TREES" 0 "$t: -p: another process's bio not shown"
 done
+
+# Ways out: SIGHUP ends a run like Ctrl-C; stdout that takes nothing
+# more (/dev/full) is one line and exit 1
+t="stage10 [exits]"
+if start "$S" -d "$DEV"; then
+	io "/dev/$DEV" 64
+	kill -HUP $TPID
+	wait $TPID
+	is "$?" 0 "$t: SIGHUP: exit 0"
+	check "$t: SIGHUP: its tree and summary printed" grep -q "^Lost: " "$T_TMP/out"
+	"$S" --duration 0.3 >/dev/full 2>"$T_TMP/full.err"
+	is "$?" 1 "$t: >/dev/full: exit 1"
+	is "$(grep -vE '(door|Tracing)' "$T_TMP/full.err")" \
+		"ctracer: cannot write the output: No space left on device" "$t: >/dev/full: one line says why"
+else
+	ok 1 "$t: starts"
+fi
 done_testing
