@@ -58,6 +58,9 @@ interval_seen() {	# an interval with a count on tracex3's stdout
 self_contained() {
 	test -s "$1" && ! grep -Eiq 'https?:|src=|<link' "$1"
 }
+page_whole() {	# page_whole PAGE: self-contained, and ends as a page ends
+	self_contained "$1" && [ "$(tail -n 1 "$1")" = "</html>" ]
+}
 
 # --- bad input: one line, a non-zero exit, before tracing starts
 "$S" --heatmap /nonexistent/dir/x.html -d "$DEV" --duration 0.1 >/dev/null 2>"$T_TMP/bad.err"
@@ -196,6 +199,23 @@ is "$TRC" 0 "$t: tracex3 -q --heatmap exits 0"
 done_q=$(sed -n 's/^Events: rq_start [0-9]*, rq_done \([0-9]*\)$/\1/p' "$T_TMP/out")
 is "$done_q" 3 "$t: -q: 3 reads counted"
 is "$(cells "$T_TMP/quiet.html" | total)" "$done_q" "$t: -q: the page's cells add up to them"
+
+# --- ways out keep the page whole: SIGHUP ends the run as Ctrl-C does
+start "$S" -d "$DEV" --heatmap "$T_TMP/hup.html" || skip_all "tracex3 did not start"
+io "/dev/$DEV" 96 104 112 120
+kill -HUP $TPID
+wait $TPID
+is "$?" 0 "$t: SIGHUP: exit 0"
+check "$t: SIGHUP: the summary printed" grep -q '^Events: rq_start [0-9]*, rq_done 4$' "$T_TMP/out"
+check "$t: SIGHUP: the page is whole" page_whole "$T_TMP/hup.html"
+is "$(cells "$T_TMP/hup.html" | total)" 4 "$t: SIGHUP: its cells add up to the 4 reads"
+# stdout closed: the page is opened as fd 1; the screen output must not
+# land in it
+( "$S" -d "$DEV" --duration 0.5 --heatmap "$T_TMP/closed.html" >&- 2>"$T_TMP/closed.err" )
+is "$?" 0 "$t: stdout closed (>&-): exit 0"
+check "$t: stdout closed: the page is whole" page_whole "$T_TMP/closed.html"
+check "$t: stdout closed: no screen output in it" \
+	sh -c "! grep -q '^Request latency\|^Events:\|^Lost:' '$T_TMP/closed.html'"
 
 # --- stage 03's JSON lines: latency events in columns of -i seconds
 start "$S3" -j -d "$DEV" || skip_all "stage 03 did not start"
