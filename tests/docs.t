@@ -225,11 +225,11 @@ ok $bad "relative links in the Markdown files resolve"
 bounds() {
 	case "$1" in
 	02) echo "bio_trace.bpf.c bio_trace.c|75|bio_endio" ;;
-	03) echo "bio_trace.bpf.c bio_trace.c|60|map" ;;
+	03) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|120|map" ;;
 	04) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|160|max" ;;
 	05) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|80|sector" ;;
 	06) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|160|stack" ;;
-	07) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|150|rq" ;;
+	07) echo "bio_trace.bpf.c bio_trace.c bio_trace.h|170|rq" ;;
 	09) echo "pagecache_trace.bpf.c pagecache_trace.c pagecache_trace.h|120|pid" ;;
 	esac
 }
