@@ -5,6 +5,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trace.bpf.h"
+#include "ringbuf.bpf.h"
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
 #include "bio_trace.h"
@@ -121,7 +122,7 @@ static __always_inline void send_event(u64 key, u64 start, u64 ts)
 	e->start_ns = start;
 	e->end_ns = ts;
 	e->latency_ns = ts - start;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, ringbuf_wakeup(&events));
 }
 
 /* A new maximum replaces the whole record: bio and times stay a pair. */

@@ -5,6 +5,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trace.bpf.h"
+#include "ringbuf.bpf.h"
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
 #include "bio_trace.h"
@@ -71,7 +72,7 @@ static __always_inline void send_event(u64 key, u64 start, u64 ts, bool batch)
 	e->end_ns = ts;
 	e->latency_ns = ts - start;
 	e->batch = batch;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, ringbuf_wakeup(&events));
 }
 
 /* batch: ended by blk_mq_end_request_batch(), not the door's usual end */

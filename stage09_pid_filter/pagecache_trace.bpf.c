@@ -5,6 +5,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trace.bpf.h"
+#include "ringbuf.bpf.h"
 #include "pagecache.bpf.h"
 #include "pagecache_trace.h"
 
@@ -117,7 +118,7 @@ static __always_inline void send_event(__u32 type, struct address_space *mapping
 	e->last = last;
 	e->hit = hit;
 	e->miss = miss;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, ringbuf_wakeup(&events));
 }
 
 static __always_inline int on_add(struct address_space *mapping, unsigned long index,

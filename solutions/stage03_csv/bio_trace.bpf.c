@@ -10,6 +10,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trace.bpf.h"
+#include "ringbuf.bpf.h"
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
 #include "bio_trace.h"
@@ -80,7 +81,7 @@ static __always_inline void send_event(struct bio *bio, u64 key, u64 start, u64 
 	e->latency_ns = ts - start;
 	/* op_is_write(): odd operations (write, discard …) write */
 	e->write = BPF_CORE_READ(bio, bi_opf) & REQ_OP_LOW_BITS & 1;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, ringbuf_wakeup(&events));
 }
 
 static __always_inline int on_done(struct bio *bio)
