@@ -132,7 +132,13 @@ static void read_events(struct tracer *t, int ms)
 	struct pollfd pfd = { .fd = t->tr.fd, .events = POLLIN };
 
 	if (t->rb) {
-		ring_buffer__poll(t->rb, ms);	/* -EINTR on a signal: fine */
+		/*
+		 * Wait for a wakeup (ringbuf.bpf.h: once a batch is waiting)
+		 * or the timeout, then take whatever is there: poll alone
+		 * reads only a ring that woke it. -EINTR on a signal: fine.
+		 */
+		ring_buffer__poll(t->rb, ms);
+		ring_buffer__consume(t->rb);
 	} else {
 		if (ms > 0)
 			poll(&pfd, pfd.fd >= 0, ms);
