@@ -101,6 +101,18 @@ static int stdout_error(int flush_failed)
 	return -EIO;
 }
 
+/* The first failure is kept and said once; 0 for EPIPE, else -1. */
+static int output_failed(struct tracer *t, int err)
+{
+	if (!out_err) {
+		out_err = err;
+		if (err != -EPIPE)	/* | head: the reader has what it wanted */
+			fprintf(stderr, "%s: cannot write the output: %s\n",
+				t->name, strerror(-err));
+	}
+	return out_err == -EPIPE ? 0 : -1;
+}
+
 int tracer_output_ok(struct tracer *t)
 {
 	int failed;
@@ -111,11 +123,7 @@ int tracer_output_ok(struct tracer *t)
 	failed = fflush(stdout) != 0;
 	if (!failed && !ferror(stdout))
 		return 0;
-	out_err = stdout_error(failed);
-	if (out_err == -EPIPE)	/* | head: the reader has what it wanted */
-		return 0;
-	fprintf(stderr, "%s: cannot write the output: %s\n", t->name, strerror(-out_err));
-	return -1;
+	return output_failed(t, stdout_error(failed));
 }
 
 static double now(void)
@@ -142,8 +150,9 @@ static void read_events(struct tracer *t, int ms)
 	} else {
 		if (ms > 0)
 			poll(&pfd, pfd.fd >= 0, ms);
-		if (trace_drain(&t->tr, stdout) && !out_err)
-			out_err = stdout_error(1);
+		errno = 0;
+		if (trace_drain(&t->tr, stdout))
+			output_failed(t, stdout_error(1));
 	}
 }
 
