@@ -76,10 +76,16 @@ else
 	skip "ctracer's -s and -p" "stage10_class_trace/ctracer is not built"
 fi
 
-# make demo: the hint names every stage, 00 to 10
-"$ROOT/scripts/demo.sh" 99 >/dev/null 2>"$T_TMP/err"
-is "$?" 2 "demo.sh 99 (no such stage) exits 2"
-is "$(cat "$T_TMP/err")" "demo: no stage '99' (try 00 … 10)" "demo.sh 99: the hint names 00 … 10"
+# make demo: the hint names every stage, 00 to 10 (the classroom VM
+# has no scripts/demo.sh: its own is scripts/vm/guest/demo.sh)
+DEMO=$ROOT/scripts/demo.sh
+if [ -f "$DEMO" ]; then
+	"$DEMO" 99 >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "demo.sh 99 (no such stage) exits 2"
+	is "$(cat "$T_TMP/err")" "demo: no stage '99' (try 00 … 10)" "demo.sh 99: the hint names 00 … 10"
+else
+	skip "demo.sh 99" "no scripts/demo.sh here (the classroom VM)"
+fi
 
 [ "$(id -u)" -eq 0 ] || { done_testing; }
 need_root
@@ -236,8 +242,10 @@ else
 fi
 
 # make demo STAGE=10: ctracer is found, traces the demo's reads
-if [ -x "$C" ]; then
-	"$ROOT/scripts/demo.sh" 10 >"$T_TMP/out" 2>"$T_TMP/err"
+if [ ! -f "$DEMO" ]; then
+	skip "demo.sh 10" "no scripts/demo.sh here (the classroom VM)"
+elif [ -x "$C" ]; then
+	"$DEMO" 10 >"$T_TMP/out" 2>"$T_TMP/err"
 	is "$?" 0 "demo.sh 10 exits 0"
 	check "demo.sh 10: does not say ctracer is not built" \
 		sh -c "! grep -q 'not built' '$T_TMP/err'"
