@@ -13,9 +13,10 @@
 command -v "$QEMU" >/dev/null 2>&1 ||
 	skip_all "$QEMU is absent (scripts/install-deps.sh --vm${FOREIGN:+-$VM_ARCH} installs $QEMU_PKG)"
 
-# One VM run at a time: they share the CPUs (and build/vm/).
-mkdir -p "$ROOT/build/vm"
-exec 8>"$ROOT/build/vm/.lock"
+# One run per VM folder at a time: they share its images. The x86 and
+# arm64 VMs may run together (tests/run.sh: two lanes).
+mkdir -p "$VM"
+exec 8>"$VM/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
 
 if [ -n "$FOREIGN" ]; then

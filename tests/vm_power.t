@@ -32,9 +32,10 @@ command -v mkfifo >/dev/null 2>&1 || skip_all "mkfifo is absent"
 [ -f "$VM/disk.img" ] && [ -f "$VM/scratch.img" ] ||
 	skip_all "the VM images are not built (make vm)"
 
-# One VM run at a time: they share build/vm/ and the CPUs.
-mkdir -p "$ROOT/build/vm"
-exec 8>"$ROOT/build/vm/.lock"
+# One run per VM folder at a time: they share its images. The x86 and
+# arm64 VMs may run together (tests/run.sh: two lanes).
+mkdir -p "$VM"
+exec 8>"$VM/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
 
 now() {
@@ -132,7 +133,7 @@ stop_vm() {
 
 # show: the end of what the terminal showed, as comments
 show() {
-	text | grep -v '^ *$' | tail -n 15 | sed 's/^/#   console: /'
+	text | grep -v '^ *$' | tail -n 30 | sed 's/^/#   console: /'
 }
 
 # left NAME HOW: after typing HOW, QEMU must end by itself, the kernel
