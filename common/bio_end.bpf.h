@@ -15,6 +15,7 @@
 #define __BIO_END_BPF_H
 
 #include "trace.bpf.h"
+#include "bio_covered.h"
 
 /*
  * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
@@ -98,16 +99,14 @@ static __always_inline void rq_end_bios(struct request *rq, unsigned int nr_byte
 					int (*end_merged)(u64 bio))
 {
 	struct bio *first = rq->bio;
+	__s64 left = nr_bytes;
 	u64 bio;
-	__u32 size;
 	int i;
 
 	if (!first || rq_flush_data_step(rq))	/* a data step: its bios end later */
 		return;
-	size = first->bi_iter.bi_size;
-	if (size > nr_bytes)	/* partly done: it ends later */
+	if (!bio_covered(first->bi_iter.bi_size, &left))	/* partly done: it ends later */
 		return;
-	nr_bytes -= size;
 	if (bio_split_part(first))
 		stat_inc(STAT_SPLIT_PART);
 	else
@@ -116,10 +115,8 @@ static __always_inline void rq_end_bios(struct request *rq, unsigned int nr_byte
 		return;
 	bio = (u64)BPF_CORE_READ(first, bi_next);
 	for (i = 1; i < BIO_WALK_MAX && bio; i++) {
-		size = BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
-		if (size > nr_bytes)
+		if (!bio_covered(BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size), &left))
 			return;
-		nr_bytes -= size;
 		if (bio_split_part_core((struct bio *)bio))
 			stat_inc(STAT_SPLIT_PART);
 		else

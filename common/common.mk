@@ -82,7 +82,7 @@ $(OUTPUT)/$(APP).skel.h: $(OUTPUT)/$(APP).bpf.o
 
 # $(APP).h: types a stage's two sides share (rebuilds the skeleton, so both).
 $(OUTPUT)/$(APP).bpf.o: $(APP).bpf.c $(VMLINUX) $(wildcard $(COMMON_DIR)/*.bpf.h) \
-		$(COMMON_DIR)/stats.h $(wildcard $(APP).h) | $(OUTPUT)
+		$(COMMON_DIR)/stats.h $(COMMON_DIR)/bio_covered.h $(wildcard $(APP).h) | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp

@@ -352,29 +352,25 @@ __noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status)
 }
 
 /* A request's bios, chained by bi_next: loop merges up to 320 of them. */
-#define RQ_BIOS_MAX 512
-
 /*
  * Lesson#4: the request-level tracepoints name a request, not a bio: one
  * event for each bio it carries, from the first (rq->bio) along bi_next.
- * At completion (ends) the bios whose bytes nr_bytes covers are ended; a
- * bio only partly done ends later. A global function: the verifier
+ * At completion (ends) the bios at the head whose bytes nr_bytes covers
+ * are ended (bio_covered(), bio_end.bpf.h); a bio only partly done, and
+ * every bio after it, ends later. A global function: the verifier
  * checks its loop once, but it takes plain numbers, not BTF pointers, so
  * its caller reads rq->bio with BPF_CORE_READ() and it reads the same way.
  */
 __noinline int rq_bios(u64 bio, u32 id, u32 ends, u32 nr_bytes, int status)
 {
-	u32 size;
+	__s64 left = ends ? (__s64)nr_bytes : -1;	/* -1: no bio ends */
 	int i;
 
-	for (i = 0; i < RQ_BIOS_MAX && bio; i++) {
-		size = BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
-		if (ends && size <= nr_bytes) {
-			nr_bytes -= size;
+	for (i = 0; i < BIO_WALK_MAX && bio; i++) {
+		if (bio_covered(BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size), &left))
 			rq_bio_event(bio, id, CT_END, status);
-		} else {
+		else
 			rq_bio_event(bio, id, 0, -1);
-		}
 		bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
 	}
 	if (bio)
