@@ -198,10 +198,12 @@ static __always_inline bool in_range(u64 sector, u32 size)
  * function doors it stays followed after its end (its bi_end_io and the
  * returns come after bio_endio()) until its address begins a new life
  * in bio_init(); the tracepoint door sees no bio_init(): there its end
- * ends it.
+ * ends it. A part bio_split() cut off a followed bio (parent: the bio it
+ * is chained to) is followed too, wherever its sectors lie: -s and -p
+ * choose the bio a program submitted, and its parts belong to it.
  */
-static __always_inline bool followed_bio(u64 bio, u8 flags, u64 sector, u32 size,
-					 bool functions)
+static __always_inline bool followed_bio(u64 bio, u64 parent, u8 flags, u64 sector,
+					 u32 size, bool functions)
 {
 	u8 one = 1;
 
@@ -220,7 +222,23 @@ static __always_inline bool followed_bio(u64 bio, u8 flags, u64 sector, u32 size
 	}
 	if ((flags & CT_END) && !functions)
 		return !bpf_map_delete_elem(&followed, &bio);
-	return bpf_map_lookup_elem(&followed, &bio) != NULL;
+	if (bpf_map_lookup_elem(&followed, &bio))
+		return true;
+	if (!parent || !bpf_map_lookup_elem(&followed, &parent))
+		return false;
+	if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
+		ct_inc(CT_PID_FULL);
+	return true;
+}
+
+/* The bio a chained bio ends into (bio_chain(): a split's part), or 0. */
+static __always_inline u64 chain_parent(struct bio *bio, bool core)
+{
+	void *end_io = core ? BPF_CORE_READ(bio, bi_end_io) : bio->bi_end_io;
+
+	if (!&bio_chain_endio || end_io != (void *)&bio_chain_endio)
+		return 0;
+	return (u64)(core ? BPF_CORE_READ(bio, bi_private) : bio->bi_private);
 }
 
 /*
@@ -235,8 +253,7 @@ static __always_inline void fill(struct ct_event *e, struct bio *bio)
 	e->size = bio->bi_iter.bi_size;
 	e->opf = bio->bi_opf;
 	e->status = bio->bi_status;
-	if (&bio_chain_endio && bio->bi_end_io == (void *)&bio_chain_endio)
-		e->parent = (u64)bio->bi_private;
+	e->parent = chain_parent(bio, false);
 }
 
 static __always_inline void fill_core(struct ct_event *e, struct bio *bio)
@@ -245,8 +262,7 @@ static __always_inline void fill_core(struct ct_event *e, struct bio *bio)
 	e->size = BPF_CORE_READ(bio, bi_iter.bi_size);
 	e->opf = BPF_CORE_READ(bio, bi_opf);
 	e->status = BPF_CORE_READ(bio, bi_status);
-	if (&bio_chain_endio && BPF_CORE_READ(bio, bi_end_io) == (void *)&bio_chain_endio)
-		e->parent = (u64)BPF_CORE_READ(bio, bi_private);
+	e->parent = chain_parent(bio, true);
 }
 
 /* An event's common part: when, where, who. */
@@ -296,7 +312,7 @@ static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, b
 	if (targ_pid || targ_sectors) {
 		sector = core ? BPF_CORE_READ(bio, bi_iter.bi_sector) : bio->bi_iter.bi_sector;
 		size = core ? BPF_CORE_READ(bio, bi_iter.bi_size) : bio->bi_iter.bi_size;
-		if (!followed_bio((u64)bio, flags, sector, size, call))
+		if (!followed_bio((u64)bio, chain_parent(bio, core), flags, sector, size, call))
 			return 0;
 	}
 	if (call && returns) {
