@@ -36,7 +36,7 @@ fi
 # included), which keeps make test, and so CI, within its hour. make
 # vm-test runs the whole suite on every kernel (VM_SMOKE_KERNELS empty).
 VM_SMOKE_KERNELS=${VM_SMOKE_KERNELS-cloud}
-VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10}
+VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10 stage10_split}
 
 for k in ${VM_KERNELS:-cloud 6.12}; do
 	tests=${VM_TESTS:-}

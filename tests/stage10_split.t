@@ -1,0 +1,85 @@
+#!/bin/sh
+# Stage 10: a bio's whole path when the block layer splits it. A 1 MiB
+# O_DIRECT read on a disk that takes 64 KiB (max_sectors_kb): bio_split()
+# cuts 15 parts off the front, each a bio of its own chained to the one
+# read submitted, which ends with the last 64 KiB. -s and -p choose the
+# submitted bio; its parts belong to it wherever their sectors lie.
+# Ground truth: the read's sector and size, and the disk's limit.
+. "$(dirname "$0")/lib.sh"
+S=$ROOT/stage10_class_trace/ctracer
+need_bin "$S"
+need_bin "$BIN/bio_io"
+need_root
+scratch_dev || skip_all "cannot make a scratch block device"
+LIMIT=/sys/block/$DEV/queue/max_sectors_kb
+[ -w "$LIMIT" ] || skip_all "$LIMIT cannot be written"
+SECTOR=2048 SIZE=1048576 PART=64
+
+# parts FILE: "TREES ORIGIN CHAINED SECTORS" for the trees in FILE: how
+# many, the address of the one at $SECTOR that is chained to none, how
+# many are chained to it, and the sectors of those (each tree's first
+# sector=, sorted, one line).
+parts() {
+	awk -v sec=$SECTOR '
+	/^bio 0x/ { n++; addr[n] = substr($2, 1, length($2) - 1)
+		par[n] = ""; if (match($0, /chained to bio 0x[0-9a-f]+/))
+			par[n] = substr($0, RSTART + 15, RLENGTH - 15)
+		next }
+	/^ +[0-9]+\.[0-9]+ us / && !(n in first) {
+		for (i = 7; i <= NF; i++) if ($i ~ /^sector=/) { first[n] = substr($i, 8); break } }
+	END {
+		for (i = 1; i <= n; i++) if (par[i] == "" && first[i] == sec) o = addr[i]
+		for (i = 1; i <= n; i++) if (o != "" && par[i] == o) { c++; s = s " " first[i] }
+		printf "%d %s %d%s\n", n, o == "" ? "none" : o, c, s }' "$1" |
+	{ read -r n o c s; echo "$n $o $c $(echo $s | tr ' ' '\n' | sort -n | tr '\n' ' ')"; }
+}
+
+# the sectors the 15 parts start at: 2048, 2176, … (64 KiB = 128 sectors)
+want=$(awk -v s=$SECTOR -v step=$((PART * 2)) 'BEGIN {
+	for (i = 0; i < 15; i++) printf "%d ", s + i * step }')
+
+old=$(cat "$LIMIT")
+echo $PART >"$LIMIT" || skip_all "cannot set $LIMIT to $PART"
+for door in $TEST_DOORS; do
+	t="stage10 [$door]"
+	if ! why=$(door_ok "$S" "$door"); then
+		skip "$t" "$why"
+		continue
+	fi
+	for how in "-s $SECTOR-$SECTOR" "-p" ""; do
+		what=${how:-no filter}
+		rm -f "$T_TMP/gate"
+		"$BIN/bio_io" -g "$T_TMP/gate" -s $SIZE "/dev/$DEV" $SECTOR >"$T_TMP/io.out" 2>&1 &
+		iop=$!
+		wait_for 30 grep -q '^pid ' "$T_TMP/io.out"
+		arg=$how
+		[ "$how" = -p ] && arg="-p $iop"
+		# shellcheck disable=SC2086
+		if ! start "$S" -a "$door" -d "$DEV" $arg; then
+			ok 1 "$t $what: starts"
+			touch "$T_TMP/gate"
+			wait $iop
+			continue
+		fi
+		[ -n "$how" ] && "$BIN/bio_io" "/dev/$DEV" 8 >/dev/null 2>&1	# not ours: not shown
+		touch "$T_TMP/gate"
+		wait $iop
+		stop
+		is "$TRC" 0 "$t $what: exits 0 on Ctrl-C"
+		set -- $(parts "$T_TMP/out")
+		n=$1 origin=$2 chained=$3
+		shift 3
+		check "$t $what: the read's bio, submitted at sector $SECTOR (${origin})" \
+			test "$origin" != none
+		is "$chained" 15 "$t $what: 15 parts chained to it"
+		is "$*" "$(echo $want)" "$t $what: the parts start every $PART KiB from sector $SECTOR"
+		if [ -n "$how" ]; then
+			is "$n" 16 "$t $what: its 16 bios and no other"
+		else
+			check "$t $what: its 16 bios among the $n shown" test "$n" -ge 16
+		fi
+		check "$t $what: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	done
+done
+echo "$old" >"$LIMIT"
+done_testing
