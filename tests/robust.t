@@ -223,9 +223,20 @@ p_started() {
 		[ -e "$T_TMP/p.rc" ]
 }
 
-# Every way out, for every stage.
+# Every way out, for every stage. TEST_ROTATE=1 (the classroom VM, where
+# each run takes seconds to load): each stage ends by one of the signals
+# and writes to one of the full outputs, taken in turn from stage to
+# stage, so that each is still tried, on a third or half of the stages.
+ways=0
 for s in $STAGES; do
 	n=$(stage_name "$s")
+	ways=$((ways + 1))
+	sigs="INT TERM HUP"
+	fulls="/dev/full $T_TMP/fullfs/out"
+	if [ "${TEST_ROTATE:-0}" = 1 ]; then
+		sigs=$(echo $sigs | cut -d' ' -f$((ways % 3 + 1)))
+		fulls=$(echo $fulls | cut -d' ' -f$((ways % 2 + 1)))
+	fi
 	if ! pick_door "$s"; then
 		skip "$n: ways out" "no door starts here: $WHY"
 		continue
@@ -241,7 +252,7 @@ for s in $STAGES; do
 	check "$n [--duration]: summary printed" grep -q "^Lost: " "$T_TMP/out"
 	clean "$n [--duration]" $TPID
 
-	for sig in INT TERM HUP; do
+	for sig in $sigs; do
 		start "$s" -a $DOOR -d "$DEV" || { ok 1 "$n [SIG$sig]: starts"; continue; }
 		"$BIN/bpf_obj" ids $TPID | sort -u >"$T_TMP/ids"
 		io "/dev/$DEV" 0 8 16
@@ -257,7 +268,7 @@ for s in $STAGES; do
 	mkdir -p "$T_TMP/fullfs"
 	mount -t tmpfs -o size=64k none "$T_TMP/fullfs" &&
 		dd if=/dev/zero of="$T_TMP/fullfs/fill" bs=4k 2>/dev/null
-	for where in /dev/full "$T_TMP/fullfs/out"; do
+	for where in $fulls; do
 		"$s" -a $DOOR --duration 0.3 >"$where" 2>"$T_TMP/full.err"
 		is "$?" 1 "$n >$where: exit 1"
 		is "$(grep -vE '(door|Tracing)' "$T_TMP/full.err")" \

@@ -9,6 +9,9 @@ WB=$(cd "$(dirname "$0")/../../.." && pwd)
 ROOT=$WB
 BIN=$ROOT/tests/bin
 limit=${VM_TEST_LIMIT:-900}
+# Each load takes seconds under TCG: robust.t tries its ways out in turn
+# (each signal, each full output), the host tries them all for each stage.
+export TEST_ROTATE=1
 
 # The host measures boot-to-first-test by this first line's arrival.
 diag "kernel $(uname -r), first test $(cut -d' ' -f1 /proc/uptime) s after boot"
