@@ -116,8 +116,7 @@ bool kprobes_supported(void)
 	return access(path, F_OK) == 0;
 }
 
-/* Load a two-instruction fentry program on func: EPERM, ENOTSUPP … mean no. */
-static int fentry_probe(struct btf *vmlinux, const char *func)
+int fentry_probe(struct btf *vmlinux, const char *func, __u64 cookie)
 {
 	struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -138,7 +137,13 @@ static int fentry_probe(struct btf *vmlinux, const char *func)
 	 * A function in BTF may still be notrace (an inline one kept out of
 	 * line, e.g. __blk_mq_end_request on 6.1): only an attach tells.
 	 */
-	link = bpf_raw_tracepoint_open(NULL, fd);
+	if (cookie) {
+		LIBBPF_OPTS(bpf_link_create_opts, lo, .tracing.cookie = cookie);
+
+		link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, &lo);
+	} else {
+		link = bpf_raw_tracepoint_open(NULL, fd);
+	}
 	err = link < 0 ? -errno : 0;
 	if (link >= 0)
 		close(link);
@@ -172,8 +177,7 @@ static int kprobe_probe(struct btf *vmlinux, const char *func)
 	return 0;
 }
 
-/* tp_btf needs the tracepoint and its btf_trace_<name> type. */
-static const char *tp_missing(struct btf *vmlinux, const char *tp)
+const char *tp_missing(struct btf *vmlinux, const char *tp)
 {
 	static const char *const systems[] = { "block", "filemap" };
 	char path[512];
@@ -200,11 +204,11 @@ static void add_why(struct door_choice *c, const char *fmt, const char *a, const
 
 static int try_fentry(struct btf *btf, const struct probe_point *p, struct door_choice *c)
 {
-	int ret = p->func ? fentry_probe(btf, p->func) : -ENOENT;
+	int ret = p->func ? fentry_probe(btf, p->func, 0) : -ENOENT;
 
 	if (!ret) {
 		c->door = DOOR_FENTRY;
-		c->also = p->also && !fentry_probe(btf, p->also);
+		c->also = p->also && !fentry_probe(btf, p->also, 0);
 		return 0;
 	}
 	add_why(c, "%sfentry: %s%s", ret == -ENOENT ? "no such function" :

@@ -72,6 +72,14 @@ const char *door_name(enum door door);
 
 /* Does this kernel have kprobes (the kprobe PMU, or kprobe_events)? */
 bool kprobes_supported(void);
+/*
+ * Can an fentry program be loaded on func and attached? 0, or -errno
+ * (EPERM, ENOTSUPP: no). A cookie other than 0 is attached with it
+ * (bpf_link_create(), 5.19), for a stage that tells functions apart so.
+ */
+int fentry_probe(struct btf *vmlinux, const char *func, __u64 cookie);
+/* Why tp_btf cannot attach to tracepoint tp ("has no BTF type"), or NULL. */
+const char *tp_missing(struct btf *vmlinux, const char *tp);
 
 /* Before load: choose a door per point, switch off the other programs. */
 int doors_select(struct doors *d, struct bpf_object *obj,

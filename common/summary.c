@@ -112,20 +112,36 @@ __u64 starts_in_flight(struct bpf_object *obj)
 	return n;
 }
 
-/* Each counter summed over the CPUs. */
-static void read_stats(struct bpf_object *obj, __u64 *total)
+void read_counters(struct bpf_map *map, __u64 *total, int n)
 {
-	struct bpf_map *map = obj ? bpf_object__find_map_by_name(obj, "stats") : NULL;
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 *vals = calloc(ncpu > 0 ? ncpu : 1, sizeof(*vals));
 
-	for (__u32 k = 0; map && vals && k < STAT_MAX; k++) {
+	for (__u32 k = 0; map && vals && k < (__u32)n; k++) {
 		if (bpf_map_lookup_elem(bpf_map__fd(map), &k, vals))
 			continue;
 		for (int c = 0; c < ncpu; c++)
 			total[k] += vals[c];
 	}
 	free(vals);
+}
+
+static void read_stats(struct bpf_object *obj, __u64 *total)
+{
+	read_counters(obj ? bpf_object__find_map_by_name(obj, "stats") : NULL, total, STAT_MAX);
+}
+
+void lost_lines(FILE *out, const struct loss *l, int n)
+{
+	bool lost = false;
+
+	for (int i = 0; i < n; i++) {
+		if (l[i].n)
+			fprintf(out, "Lost: %llu %s\n", (unsigned long long)l[i].n, l[i].what);
+		lost |= l[i].n != 0;
+	}
+	if (!lost)
+		fprintf(out, "Lost: none\n");
 }
 
 void summary_mark_stop(struct doors *d)
@@ -135,13 +151,6 @@ void summary_mark_stop(struct doors *d)
 	read_stats(d->obj, total);
 	d->no_start_at_stop = total[STAT_NO_START];
 }
-
-/* The losses: a short name for --json, and the words of the Lost: line. */
-struct loss {
-	const char *key;
-	const char *what;
-	__u64 n;
-};
 
 /* The stats counters that count a loss (stats.h), n filled at exit. */
 static const struct loss drops[STAT_MAX] = {
@@ -187,7 +196,6 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	__u64 total[STAT_MAX] = {}, at_start, at_exit, missed;
 	struct loss l[STAT_MAX + 7];
 	const char *sep = "";
-	bool lost = false;
 	int n = 0;
 
 	read_stats(d->obj, total);
@@ -250,11 +258,5 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 		fprintf(out, "In flight at start: %llu completions not timed (begun before tracing); "
 			"at exit: %llu not finished\n",
 			(unsigned long long)at_start, (unsigned long long)at_exit);
-	for (int i = 0; i < n; i++) {
-		if (l[i].n)
-			fprintf(out, "Lost: %llu %s\n", (unsigned long long)l[i].n, l[i].what);
-		lost |= l[i].n != 0;
-	}
-	if (!lost)
-		fprintf(out, "Lost: none\n");
+	lost_lines(out, l, n);
 }

@@ -14,6 +14,17 @@
  * read before detach.
  */
 __u64 link_kprobe_missed(struct bpf_link *link);
+/* Counters 0 to n - 1 of a per-CPU array map, each summed over the CPUs. */
+void read_counters(struct bpf_map *map, __u64 *total, int n);
+/* A loss: a short name for --json, the words of its Lost: line, how many. */
+struct loss {
+	const char *key;
+	const char *what;
+	__u64 n;
+};
+
+/* A "Lost: N what" line per loss that happened, else "Lost: none". */
+void lost_lines(FILE *out, const struct loss *l, int n);
 /* Runs the kernel skipped because another BPF program ran on that CPU. */
 __u64 recursion_misses(struct bpf_object *obj);
 /*

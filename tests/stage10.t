@@ -6,6 +6,16 @@
 S=$ROOT/stage10_class_trace/ctracer
 need_bin "$S"
 need_bin "$BIN/bio_io"
+
+# --tree-timeout takes seconds as --duration does; anything else is one
+# line and exit 2 (no root needed: it is refused before anything runs)
+for arg in 0 -1 x 5s 1e8 ''; do
+	"$S" --tree-timeout "$arg" >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "--tree-timeout '$arg' exits 2"
+	is "$(head -n 1 "$T_TMP/err")" \
+		"ctracer: --tree-timeout needs a positive number of seconds, not '$arg'" \
+		"--tree-timeout '$arg': says why in one line"
+done
 need_root
 scratch_dev || skip_all "cannot make a scratch block device"
 
@@ -153,6 +163,54 @@ for door in $TEST_DOORS; do
 	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
 	is "$TREES" 0 "$t: -p: another process's bio not shown"
 done
+
+# --tree-timeout: a tree whose end never comes is printed after that long
+# without an event, while the run goes on, and counted. Ground truth: a
+# write to a loop device over a file of a frozen ext4 (fsfreeze): its bio
+# is queued and issued, then the loop worker waits for the thaw, so the
+# write cannot end before the test thaws it.
+t="stage10 [--tree-timeout]"
+tt_img=${TMPDIR:-/tmp}/bwb-tt.$$.img
+[ -d /dev/shm ] && tt_img=/dev/shm/bwb-tt.$$.img
+tt_low= tt_up= tt_mnt=
+if ! command -v fsfreeze >/dev/null 2>&1 || ! command -v mkfs.ext4 >/dev/null 2>&1; then
+	skip "$t" "needs fsfreeze and mkfs.ext4"
+elif ! dd if=/dev/zero of="$tt_img" bs=1M count=32 2>/dev/null ||
+     ! tt_low=$(loop_attach "$tt_img") ||
+     ! mkfs.ext4 -q -F "$tt_low" >/dev/null 2>&1 ||
+     ! mkdir -p "$T_TMP/tt" || ! mount "$tt_low" "$T_TMP/tt" ||
+     ! tt_mnt=$T_TMP/tt ||
+     ! dd if=/dev/zero of="$tt_mnt/file" bs=1M count=4 2>/dev/null ||
+     ! tt_up=$(loop_attach "$tt_mnt/file"); then
+	skip "$t" "cannot stack a loop device on a file of ext4"
+elif start "$S" -a tracepoint -d "${tt_up#/dev/}" --tree-timeout 1; then
+	fsfreeze -f "$tt_mnt"
+	"$BIN/bio_io" -w "$tt_up" 2048 >"$T_TMP/io.out" 2>&1 &
+	wpid=$!
+	wait_for 120 grep -q "no end seen" "$T_TMP/out"
+	ok $? "$t: the write's tree printed without its end"
+	check "$t: ... while the run goes on" kill -0 $TPID
+	check "$t: ... and the write still waits (its end never came)" kill -0 $wpid
+	stop
+	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
+	eval "$(tree "$T_TMP/out" 2048 block_bio_queue block_rq_complete)"
+	is "$TREES" 1 "$t: one tree for the write at sector 2048"
+	is "$OP" WRITE "$t: a WRITE"
+	check "$t: counted as unfinished" \
+		grep -qx "Unfinished: 1 bios printed without their end after 1 s with no event (--tree-timeout)" \
+		"$T_TMP/out"
+	check "$t: not counted as in flight at exit" \
+		sh -c "! grep -q 'at exit: [1-9][0-9]* bios without their end' '$T_TMP/out'"
+	fsfreeze -u "$tt_mnt"
+	wait $wpid
+else
+	ok 1 "$t: starts"
+fi
+[ -n "$tt_mnt" ] && fsfreeze -u "$tt_mnt" 2>/dev/null
+[ -n "$tt_up" ] && losetup -d "$tt_up" 2>/dev/null
+[ -n "$tt_mnt" ] && umount "$tt_mnt" 2>/dev/null
+[ -n "$tt_low" ] && losetup -d "$tt_low" 2>/dev/null
+rm -f "$tt_img"
 
 # Ways out: SIGHUP ends a run like Ctrl-C; stdout that takes nothing
 # more (/dev/full) is one line and exit 1

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Events grouped per bio, each group (a tree) in time order, in a hash
+ * table keyed by the bio's address: the store behind stage 10's trees.
+ * An event is the stage's own struct, copied whole; the store reads only
+ * its time. When a tree begins and ends is the stage's to say.
+ */
+#ifndef __BIO_TREES_H
+#define __BIO_TREES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#define BIO_TREES_BUCKETS 4096
+
+struct bio_tree {
+	struct bio_tree *next;	/* hash chain */
+	__u64 bio;
+	void *ev;		/* n events, oldest first */
+	int n, cap;
+	unsigned int flags;	/* its events' flags, or-ed */
+	double ended_at;	/* the stage's clock when its end arrived */
+	bool timed_out;		/* taken without its end: no event for too long */
+};
+
+struct bio_trees {
+	size_t size;		/* of an event */
+	size_t ts_off;		/* where in it its time (__u64 ns) is */
+	unsigned int end;	/* the flag that ends a tree */
+	struct bio_tree *b[BIO_TREES_BUCKETS];
+};
+
+struct bio_tree *bio_tree_find(struct bio_trees *s, __u64 bio);
+/* e into bio's tree, a new one if it has none; NULL when out of memory. */
+struct bio_tree *bio_tree_add(struct bio_trees *s, __u64 bio, const void *e, unsigned int flags);
+/* Out of the table (to print it now); then bio_tree_free() it. */
+void bio_tree_remove(struct bio_trees *s, struct bio_tree *t);
+void bio_tree_free(struct bio_tree *t);
+/*
+ * Out of the table, oldest first: the trees ended before `before`, and
+ * those without an end whose last event is older than idle_ns (timed
+ * out); every tree when all. *n of them; free each and the array.
+ */
+struct bio_tree **bio_trees_take(struct bio_trees *s, double before, __u64 idle_ns, bool all,
+				 int *n);
+
+#endif /* __BIO_TREES_H */

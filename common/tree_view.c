@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Stage 10's views of a tree: see tree_view.h. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "page.h"
+#include "tree_view.h"
+
+static const char page_css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222;background:#fff}\n"
+	"h1{font-size:1.3em}\n"
+	".meta{color:#555}\n"
+	"details.bio{border:1px solid #ccd;border-radius:4px;margin:.6em 0;padding:.3em .6em}\n"
+	"summary{cursor:pointer;font-family:monospace;font-weight:bold}\n"
+	"table{border-collapse:collapse;width:100%;margin-top:.4em}\n"
+	"th,td{text-align:left;padding:1px 6px;white-space:nowrap;font-family:monospace;font-size:12px}\n"
+	"th{background:#eef;position:sticky;top:0}\n"
+	"tr:nth-child(even){background:#f7f7fb}\n"
+	"td.num{text-align:right}\n"
+	"td.line{width:30%;min-width:12em}\n"
+	".track{position:relative;height:12px;background:#eee}\n"
+	".bar{position:absolute;top:1px;height:10px;min-width:2px;border-radius:2px}\n"
+	".task{background:#3b7dd8}.softirq{background:#e08a1e}.hardirq{background:#d43c3c}\n"
+	".nmi{background:#7a3cd4}.irq{background:#c05050}\n"
+	"td.data{color:#075}\n";
+
+/*
+ * The page's script: one <details> per bio, a table of its rows with a
+ * timeline bar each (its start and duration on the bio's time scale)
+ * and the call tree indented. Text is set with textContent, never as
+ * HTML: a task name cannot inject markup.
+ */
+static const char page_js[] =
+	"'use strict';\n"
+	"const bios = JSON.parse(document.getElementById('ct-data').textContent);\n"
+	"const root = document.getElementById('bios');\n"
+	"function el(tag, cls, text) {\n"
+	"\tconst e = document.createElement(tag);\n"
+	"\tif (cls) e.className = cls;\n"
+	"\tif (text !== undefined) e.textContent = text;\n"
+	"\treturn e;\n"
+	"}\n"
+	"const us = (v) => v.toFixed(3) + ' us';\n"
+	"document.getElementById('count').textContent = bios.length + ' bios';\n"
+	"bios.forEach((b, k) => {\n"
+	"\tconst d = el('details', 'bio');\n"
+	"\td.open = k < 50;\n"
+	"\td.dataset.bio = b.bio;\n"
+	"\td.dataset.sector = b.sector;\n"
+	"\td.appendChild(el('summary', '', b.hdr + ' \\u2014 sector ' + b.sector + ', ' +\n"
+	"\t\tb.size + ' bytes, ' + b.op));\n"
+	"\tconst t = el('table');\n"
+	"\tconst h = el('tr');\n"
+	"\t['time', 'duration', 'cpu', 'context', 'task', 'timeline', 'function', 'data']\n"
+	"\t\t.forEach((c) => h.appendChild(el('th', '', c)));\n"
+	"\tt.appendChild(h);\n"
+	"\tconst span = b.span > 0 ? b.span : 1;\n"
+	"\tb.rows.forEach((r) => {\n"
+	"\t\tconst tr = el('tr');\n"
+	"\t\ttr.appendChild(el('td', 'num', us(r.t)));\n"
+	"\t\ttr.appendChild(el('td', 'num', r.d >= 0 && !r.close ? us(r.d) : ''));\n"
+	"\t\ttr.appendChild(el('td', 'num', 'cpu' + r.cpu));\n"
+	"\t\ttr.appendChild(el('td', '', r.ctx));\n"
+	"\t\ttr.appendChild(el('td', '', r.task));\n"
+	"\t\tconst line = el('td', 'line'), track = el('div', 'track');\n"
+	"\t\tif (!r.close) {\n"
+	"\t\t\tconst bar = el('div', 'bar ' + r.ctx);\n"
+	"\t\t\t/* the last event's mark stays inside its track */\n"
+	"\t\t\tbar.style.left = 'calc(min(' + (100 * r.t / span) + '%, 100% - 2px))';\n"
+	"\t\t\tbar.style.width = (r.d > 0 ? 100 * r.d / span : 0) + '%';\n"
+	"\t\t\tbar.title = r.fn + (r.d >= 0 ? ' ' + us(r.d) : '');\n"
+	"\t\t\ttrack.appendChild(bar);\n"
+	"\t\t}\n"
+	"\t\tline.appendChild(track);\n"
+	"\t\ttr.appendChild(line);\n"
+	"\t\tconst fn = el('td', 'fn', r.fn);\n"
+	"\t\tfn.style.paddingLeft = (6 + 14 * r.depth) + 'px';\n"
+	"\t\ttr.appendChild(fn);\n"
+	"\t\ttr.appendChild(el('td', 'data', r.data));\n"
+	"\t\tt.appendChild(tr);\n"
+	"\t});\n"
+	"\td.appendChild(t);\n"
+	"\troot.appendChild(d);\n"
+	"});\n";
+
+static double view_us(const struct tree_view *p, __u64 ts)
+{
+	return ts >= p->base ? (ts - p->base) / 1000.0 : 0;
+}
+
+int tree_view_open(struct tree_view *p, const char *prog)
+{
+	if (p->json_path && !(p->json = fopen(p->json_path, "w"))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, p->json_path, strerror(errno));
+		return -1;
+	}
+	if (p->html_path && !(p->html = fopen(p->html_path, "w"))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, p->html_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void tree_view_begin(struct tree_view *p, const char *door, const char *how)
+{
+	char title[200];
+
+	snprintf(title, sizeof(title), "ctracer: each bio's path (%s door, %s)", door, how);
+	p->begun = true;
+	if (p->json) {
+		fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":\"ctracer\",\"title\":",
+		      p->json);
+		page_json_str(p->json, title);
+		fputs("},\n\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
+		      "\"tid\":0,\"args\":{\"name\":\"ctracer: one thread per bio\"}}", p->json);
+	}
+	if (p->html) {
+		page_begin(p->html, title, page_css);
+		fputs("<h1>", p->html);
+		page_html_str(p->html, title);
+		fputs("</h1>\n<p class=\"meta\"><span id=\"count\"></span>; times from each bio's first "
+		      "event; bars coloured by context: task, softirq, hardirq.</p>\n"
+		      "<div id=\"bios\"></div>\n", p->html);
+		page_data_begin(p->html, "ct-data");
+		fputc('[', p->html);
+	}
+}
+
+/*
+ * Chrome's trace-event format: each bio a thread of its own (tid),
+ * named after the bio; the page: one object per bio.
+ */
+/* "bio 0x…: 4 events in 61.592 us, no end seen" */
+static void header(const struct tree_bio *b, char *buf, size_t len)
+{
+	size_t n;
+
+	n = snprintf(buf, len, "bio 0x%llx: %d events in %llu.%03llu us",
+		     (unsigned long long)b->addr, b->events,
+		     (unsigned long long)(b->last - b->first) / 1000,
+		     (unsigned long long)(b->last - b->first) % 1000);
+	if (b->parent && n < len)
+		n += snprintf(buf + n, len - n, ", chained to bio 0x%llx",
+			      (unsigned long long)b->parent);
+	if (!b->submitted && n < len)
+		n += snprintf(buf + n, len - n, ", no submit seen");
+	if (!b->ended && n < len)
+		snprintf(buf + n, len - n, ", no end seen");
+}
+
+/*
+ * The bio's fields where they changed since the last row (all on the
+ * first), and its end: "  sector=2048  size=4096  READ  (end)".
+ */
+static void fields(struct tree_view *p, const struct tree_row *r, char *buf, size_t len)
+{
+	bool first = !p->rows;
+	char ops[128];
+	size_t n = 0;
+
+	buf[0] = '\0';
+#define ADD(...) (n += snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+	if (first || p->sector != r->sector)
+		ADD("  sector=%llu", (unsigned long long)r->sector);
+	if (first || p->size != r->size)
+		ADD("  size=%u", r->size);
+	if (first || p->opf != r->opf)
+		ADD("  %s", req_opf_str(p->names, r->opf, ops, sizeof(ops)));
+	if (r->status)
+		ADD("  status=%u", r->status);
+	if (r->end)
+		ADD("  (end)");
+#undef ADD
+	p->sector = r->sector;
+	p->size = r->size;
+	p->opf = r->opf;
+}
+
+void tree_view_bio(struct tree_view *p, const struct tree_bio *b)
+{
+	char hdr[160], name[300], ops[128], f[256];
+
+	header(b, hdr, sizeof(hdr));
+	p->rows = 0;
+	fields(p, &(struct tree_row){ .sector = b->sector, .size = b->size, .opf = b->opf },
+	       f, sizeof(f));
+	snprintf(name, sizeof(name), "bio 0x%llx%s", (unsigned long long)b->addr, f);
+	if (!p->quiet)
+		printf("%s\n", hdr);
+	if (!p->base)
+		p->base = b->first;
+	if (p->json) {
+		fprintf(p->json, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
+			"\"args\":{\"name\":", p->bios);
+		page_json_str(p->json, name);
+		fprintf(p->json, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,"
+			"\"tid\":%d,\"args\":{\"sort_index\":%d}}", p->bios, p->bios);
+	}
+	if (p->html) {
+		fprintf(p->html, "%s{\"bio\":\"0x%llx\",\"hdr\":", p->bios ? ",\n" : "",
+			(unsigned long long)b->addr);
+		page_json_str(p->html, hdr);
+		fprintf(p->html, ",\"sector\":%llu,\"size\":%u,\"op\":",
+			(unsigned long long)b->sector, b->size);
+		page_json_str(p->html, req_opf_str(p->names, b->opf, ops, sizeof(ops)));
+		fprintf(p->html, ",\"t0\":%.3f,\"span\":%.3f,\"rows\":[", view_us(p, b->first),
+			(b->last - b->first) / 1000.0);
+	}
+}
+
+/*
+ * A call whose return was seen is a complete event ("ph":"X", with its
+ * "dur"), the rest instants ("ph":"i"); times in microseconds. The
+ * trace has no "}" lines: an X event spans its call.
+ */
+static void json_row(struct tree_view *p, const struct tree_row *r, const char *data)
+{
+	FILE *f = p->json;
+
+	fputs(",\n{\"name\":", f);
+	page_json_str(f, r->point);
+	if (r->dur >= 0)
+		fprintf(f, ",\"ph\":\"X\",\"dur\":%.3f", r->dur / 1000.0);
+	else
+		fputs(",\"ph\":\"i\",\"s\":\"t\"", f);
+	fprintf(f, ",\"ts\":%.3f,\"pid\":1,\"tid\":%d,\"cat\":\"bio\","
+		"\"args\":{\"cpu\":%u,\"context\":\"%s\",\"task\":", view_us(p, r->ts), p->bios,
+		r->cpu, r->ctx);
+	page_json_str(f, r->task);
+	fprintf(f, ",\"sector\":%llu,\"size\":%u,\"data\":", (unsigned long long)r->sector,
+		r->size);
+	page_json_str(f, data);
+	fputs("}}", f);
+}
+
+/* A row's function as the tree shows it: "submit_bio() {", "} submit_bio". */
+static void row_fn(const struct tree_view *p, const struct tree_row *r, char *buf, size_t len)
+{
+	if (r->close)
+		snprintf(buf, len, "} %s", r->point);
+	else if (!p->nest)
+		snprintf(buf, len, "%s", r->point);
+	else
+		snprintf(buf, len, r->leaf ? "%s()" : "%s() {", r->point);
+}
+
+/*
+ * Time since the bio's first event, CPU, context, task, the function
+ * (nested, with its duration, when returns are seen), the bio's fields
+ * where they changed.
+ */
+static void line_row(const struct tree_row *r, const char *fn, const char *data)
+{
+	printf("%8llu.%03llu us  cpu%-2u %-7s %-22s %*s%s", (unsigned long long)r->at / 1000,
+	       (unsigned long long)r->at % 1000, r->cpu, r->ctx, r->task, 2 * r->depth, "", fn);
+	if (r->close || r->leaf)
+		printf("  %llu.%03llu us", (unsigned long long)r->dur / 1000,
+		       (unsigned long long)r->dur % 1000);
+	printf("%s%s\n", data[0] ? "  " : "", data);
+}
+
+/* The page's rows, as the tree prints them. */
+static void html_row(struct tree_view *p, const struct tree_row *r, const char *fn,
+		     const char *data)
+{
+	FILE *f = p->html;
+
+	fprintf(f, "%s\n{\"t\":%.3f,\"d\":%.3f,\"depth\":%d,\"close\":%d,\"fn\":",
+		p->rows ? "," : "", r->at / 1000.0, r->dur / 1000.0, r->depth, r->close);
+	page_json_str(f, fn);
+	fprintf(f, ",\"cpu\":%u,\"ctx\":\"%s\",\"task\":", r->cpu, r->ctx);
+	page_json_str(f, r->task);
+	fputs(",\"data\":", f);
+	page_json_str(f, data);
+	fputs("}", f);
+}
+
+void tree_view_row(struct tree_view *p, const struct tree_row *r)
+{
+	char fn[160], f[256] = "";
+	const char *data;
+
+	row_fn(p, r, fn, sizeof(fn));
+	if (!r->close)
+		fields(p, r, f, sizeof(f));
+	data = f + (f[0] ? 2 : 0);
+	if (!p->quiet)
+		line_row(r, fn, data);
+	if (p->json && !r->close)
+		json_row(p, r, data);
+	if (p->html)
+		html_row(p, r, fn, data);
+	p->rows++;
+}
+
+void tree_view_bio_end(struct tree_view *p)
+{
+	if (p->html)
+		fputs("]}", p->html);
+	p->bios++;
+}
+
+static int close_file(FILE **f, const char *path, const char *prog)
+{
+	int err = fclose(*f);
+
+	*f = NULL;
+	if (err)
+		fprintf(stderr, "%s: cannot write %s: %s\n", prog, path, strerror(errno));
+	return err ? -1 : 0;
+}
+
+int tree_view_close(struct tree_view *p, const char *prog)
+{
+	int err = 0;
+
+	if (!p->begun) {
+		if (p->json && !fclose(p->json))
+			unlink(p->json_path);
+		if (p->html && !fclose(p->html))
+			unlink(p->html_path);
+		p->json = p->html = NULL;
+		return 0;
+	}
+	if (p->json) {
+		fputs("\n]}\n", p->json);
+		err |= close_file(&p->json, p->json_path, prog);
+	}
+	if (p->html) {
+		fputs("]", p->html);
+		page_data_end(p->html);
+		page_end(p->html, page_js);
+		err |= close_file(&p->html, p->html_path, prog);
+	}
+	return err;
+}
