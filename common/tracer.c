@@ -126,7 +126,7 @@ int tracer_output_ok(struct tracer *t)
 	return output_failed(t, stdout_error(failed));
 }
 
-static double now(void)
+double tracer_now(void)
 {
 	struct timespec ts;
 
@@ -158,27 +158,27 @@ static void read_events(struct tracer *t, int ms)
 
 int tracer_run(struct tracer *t)
 {
-	double end = env.duration ? now() + env.duration : 0;
-	double next_tick = t->interval_ms ? now() + t->interval_ms / 1000.0 : 0;
+	double end = env.duration ? tracer_now() + env.duration : 0;
+	double next_tick = t->interval_ms ? tracer_now() + t->interval_ms / 1000.0 : 0;
 
 	while (!exiting && !out_err) {
 		double wait = 0.2, left;
 
-		if (end && (left = end - now()) < wait)
+		if (end && (left = end - tracer_now()) < wait)
 			wait = left;
-		if (next_tick && (left = next_tick - now()) < wait)
+		if (next_tick && (left = next_tick - tracer_now()) < wait)
 			wait = left;
 		read_events(t, wait > 0 ? (int)(wait * 1000) + 1 : 0);
 		if (tracer_output_ok(t))
 			break;
-		if (next_tick && now() >= next_tick) {
+		if (next_tick && tracer_now() >= next_tick) {
 			next_tick += t->interval_ms / 1000.0;
 			if (t->tick && t->tick(t->arg))
 				break;
 			if (tracer_output_ok(t))
 				break;
 		}
-		if (end && now() >= end)
+		if (end && tracer_now() >= end)
 			break;
 	}
 	/* The starts first: I/O in flight still ends while the rest detach. */

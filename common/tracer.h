@@ -62,5 +62,7 @@ void tracer_close(struct tracer *t);
  * needs no fflush() of its own (one would hide the error's errno).
  */
 int tracer_output_ok(struct tracer *t);
+/* Seconds on CLOCK_MONOTONIC, the clock of bpf_ktime_get_ns(). */
+double tracer_now(void);
 
 #endif /* __TRACER_H */

@@ -49,6 +49,10 @@ static const char page_js[] =
 	"\td.dataset.sector = b.sector;\n"
 	"\td.appendChild(el('summary', '', b.hdr + ' \\u2014 sector ' + b.sector + ', ' +\n"
 	"\t\tb.size + ' bytes, ' + b.op));\n"
+	"\tconst phases = Object.entries(b.btt || {});\n"
+	"\tif (phases.length)\n"
+	"\t\td.appendChild(el('div', 'meta', 'btt: ' +\n"
+	"\t\t\tphases.map(([k, v]) => k + ' ' + us(v)).join(', ')));\n"
 	"\tconst t = el('table');\n"
 	"\tconst h = el('tr');\n"
 	"\t['time', 'duration', 'cpu', 'context', 'task', 'timeline', 'function', 'data']\n"
@@ -189,6 +193,7 @@ void tree_view_bio(struct tree_view *p, const struct tree_bio *b)
 		printf("%s\n", hdr);
 	if (!p->base)
 		p->base = b->first;
+	p->last = b->last;
 	if (p->json) {
 		fprintf(p->json, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
 			"\"args\":{\"name\":", p->bios);
@@ -293,10 +298,40 @@ void tree_view_row(struct tree_view *p, const struct tree_row *r)
 	p->rows++;
 }
 
-void tree_view_bio_end(struct tree_view *p)
+/* The phases seen, as a JSON object of microseconds: {"Q2G":3.1,…}. */
+static void btt_json(FILE *f, const struct btt_marks *m)
 {
-	if (p->html)
-		fputs("]}", p->html);
+	const char *sep = "";
+	__u64 ns;
+
+	fputc('{', f);
+	for (int i = 0; i < BTT_PHASES; i++) {
+		if (!btt_phase(m, i, &ns))
+			continue;
+		fprintf(f, "%s\"%s\":%.3f", sep, btt_phase_name(i), ns / 1000.0);
+		sep = ",";
+	}
+	fputc('}', f);
+}
+
+void tree_view_bio_end(struct tree_view *p, const struct btt_marks *m)
+{
+	char line[160];
+
+	btt_line(line, sizeof(line), m);
+	if (!p->quiet && line[0])
+		printf("  btt: %s\n", line);
+	if (p->json) {
+		fprintf(p->json, ",\n{\"name\":\"btt\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,"
+			"\"tid\":%d,\"ts\":%.3f,\"args\":", p->bios, view_us(p, p->last));
+		btt_json(p->json, m);
+		fputc('}', p->json);
+	}
+	if (p->html) {
+		fputs("],\"btt\":", p->html);
+		btt_json(p->html, m);
+		fputc('}', p->html);
+	}
 	p->bios++;
 }
 

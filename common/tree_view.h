@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "btt.h"
 #include "req_opf.h"
 
 struct tree_view {
@@ -25,6 +26,7 @@ struct tree_view {
 	__u64 sector;		/* the fields of its last row but "}" lines */
 	__u32 size, opf;
 	__u64 base;		/* the first event's time: 0 in the views */
+	__u64 last;		/* the bio's last event's time */
 };
 
 /* A bio: its tree's header line, its track's, its page section's. */
@@ -59,10 +61,14 @@ struct tree_row {
 int tree_view_open(struct tree_view *p, const char *prog);
 /* After attaching: the files' heads, the door and how it attached in their title. */
 void tree_view_begin(struct tree_view *p, const char *door, const char *how);
-/* A bio (its header line), each of its rows in order, then tree_view_bio_end(). */
+/*
+ * A bio (its header line), each of its rows in order, then
+ * tree_view_bio_end() with where its time went (btt.h): a "btt:" line,
+ * a "btt" object in --json's last event of the bio and in the page.
+ */
 void tree_view_bio(struct tree_view *p, const struct tree_bio *b);
 void tree_view_row(struct tree_view *p, const struct tree_row *r);
-void tree_view_bio_end(struct tree_view *p);
+void tree_view_bio_end(struct tree_view *p, const struct btt_marks *m);
 /*
  * 0, or -1 after one line when a file could not be written whole (a
  * full disk). The files of a run that never began are removed.

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <signal.h>
 #include <string.h>
-#include <time.h>
 #include <bpf/btf.h>
 #include "bio_trees.h"
 #include "btf_modules.h"
@@ -259,14 +258,6 @@ static int choose_door(const char *name, struct ctracer_bpf *skel, int *missing)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static struct mass_attach ma;
 static __u64 *cookies;
 
@@ -280,7 +271,7 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 {
 	const char *how = "tp_btf";
 	int err, total = funcs.n;
-	double t0 = now();
+	double t0 = tracer_now();
 
 	cookies = calloc(funcs.n ? funcs.n : 1, sizeof(*cookies));
 	if (!cookies || mass_attach_init(&ma, &funcs, cookies))
@@ -309,7 +300,7 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 		total, door == DOOR_TRACEPOINT ? "tracepoints" : "functions");
 	if (returns_on)
 		fprintf(stderr, " and %d returns", ma.ret_attached);
-	fprintf(stderr, " attached in %ld ms", (long)((now() - t0) * 1000 + 0.5));
+	fprintf(stderr, " attached in %ld ms", (long)((tracer_now() - t0) * 1000 + 0.5));
 	mass_attach_refusals(&ma, missing, stderr);
 	if (passed_over[0])
 		fprintf(stderr, " (passed over: %s)", passed_over);
@@ -338,6 +329,7 @@ static struct bio_trees trees = {
 
 static unsigned long long n_bios, no_end, no_submit, no_return, late_returns;
 static unsigned long long unfinished;	/* closed by --tree-timeout */
+static struct btt_hists btt;	/* where the bios' time went, per phase */
 
 static const char *point_name(__u32 id)
 {
@@ -396,6 +388,7 @@ static void print_tree(const struct bio_tree *t)
 {
 	const struct ct_event *first = t->ev, *last = first + t->n - 1;
 	struct call_row *rows = calloc(t->n, sizeof(*rows));
+	struct btt_marks marks = {};
 	char task[40];
 	int n;
 
@@ -411,6 +404,9 @@ static void print_tree(const struct bio_tree *t)
 		const struct ct_event *e = &first[r->ev];
 
 		snprintf(task, sizeof(task), "%.16s-%u", e->comm, e->pid);
+		/* Lesson#6: blktrace's phases, from the points this door has */
+		if (!r->close)
+			btt_mark(&marks, point_name(e->id), e->flags & CT_END, e->ts);
 		tree_view_row(&view, &(struct tree_row){ .point = point_name(e->id),
 			      .ctx = ctx_name(e->ctx), .task = task, .ts = e->ts,
 			      .at = (r->close ? e->ts + r->dur : e->ts) - first->ts, .dur = r->dur,
@@ -418,7 +414,8 @@ static void print_tree(const struct bio_tree *t)
 			      .end = e->flags & CT_END, .cpu = e->cpu, .depth = r->depth,
 			      .leaf = r->leaf, .close = r->close });
 	}
-	tree_view_bio_end(&view);
+	btt_add(&btt, &marks);
+	tree_view_bio_end(&view, &marks);
 	free(rows);
 	if (!(t->flags & CT_SUBMIT) && !first->parent)
 		no_submit++;
@@ -433,8 +430,8 @@ static void print_tree(const struct bio_tree *t)
  */
 static void flush_trees(double before, bool all)
 {
-	/* events carry bpf_ktime_get_ns(), CLOCK_MONOTONIC like now() */
-	double idle = now() - opt.tree_timeout;
+	/* events carry bpf_ktime_get_ns(), the clock of tracer_now() */
+	double idle = tracer_now() - opt.tree_timeout;
 	int n;
 	struct bio_tree **out = bio_trees_take(&trees, before, idle > 0 ? idle * 1e9 : 0, all, &n);
 
@@ -466,7 +463,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (!t)
 		return -ENOMEM;
 	if (e->flags & CT_END)
-		t->ended_at = now();
+		t->ended_at = tracer_now();
 	return 0;
 }
 
@@ -475,7 +472,7 @@ static int tick(void *arg)
 {
 	ring_buffer__consume(arg);
 	if (!env.quiet)
-		flush_trees(now() - TREE_GRACE, false);
+		flush_trees(tracer_now() - TREE_GRACE, false);
 	return 0;
 }
 
@@ -500,6 +497,7 @@ static void summary(struct ctracer_bpf *skel)
 	__u64 total[CT_STAT_MAX] = {};
 
 	read_counters(skel->maps.ctstats, total, CT_STAT_MAX);
+	btt_print(stdout, &btt);	/* nothing under -q: no bio was sent */
 	printf("Events: hits %llu", (unsigned long long)total[CT_EVENTS]);
 	if (!env.quiet)		/* -q: the bios are not sent, so not known */
 		printf(", bios %llu", n_bios);

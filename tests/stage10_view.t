@@ -63,8 +63,18 @@ else
 	skip "$t: --json parses" "neither python3 nor jq here"
 	got=skip
 fi
+# its btt phases, as the terminal's "btt:" line names them
+phases=$(awk '/^  btt: / { for (i = 2; i < NF; i += 3) printf "%s ", $i; exit }' "$T_TMP/tree")
+check "$t: the tree says where the bio's time went (btt: ${phases:-none})" test -n "$phases"
 if [ "$got" != skip ]; then
-	is "$got " "$fns" "$t: --json: the bio's track has its events, in order"
+	is "$got " "${fns}btt " "$t: --json: the bio's track has its events, in order, then its btt phases"
+	if command -v python3 >/dev/null 2>&1; then
+		is "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(" ".join(e["args"]) for e in d["traceEvents"] if e["name"] == "btt"))
+' "$J") " "$phases" "$t: --json: the btt event's phases, the terminal's"
+	fi
 fi
 
 # --- HTML: renders in headless Chromium
