@@ -133,7 +133,7 @@ static __always_inline int read_preempt_count(int *pc)
 }
 #endif
 
-static __always_inline u8 context(void)
+static __always_inline u8 context(void *ctx)
 {
 	struct task_struct *task;
 	u64 lo, here;
@@ -150,14 +150,17 @@ static __always_inline u8 context(void)
 		return CT_CTX_TASK;
 	}
 	/*
-	 * No count: BPF runs on the kernel stack of whatever it interrupts,
-	 * so a local variable on the current task's stack means task
-	 * context; elsewhere it is an interrupt's stack (x86 runs hardirqs
-	 * and softirqs on one). ksoftirqd's softirqs look like a task here.
+	 * No count: the program's context (a tracepoint's arguments, a
+	 * kprobe's registers, a trampoline's frame) lies on the kernel stack
+	 * of whatever BPF interrupted, so on the current task's stack means
+	 * task context; elsewhere it is an interrupt's stack (x86 runs
+	 * hardirqs and softirqs on one). Not a local variable's address: a
+	 * frame over 64 bytes runs on a per-CPU private stack (x86, 6.14+).
+	 * ksoftirqd's softirqs look like a task here.
 	 */
 	task = (struct task_struct *)bpf_get_current_task();
 	lo = (u64)BPF_CORE_READ(task, stack);
-	here = (u64)&lo;
+	here = (u64)ctx;
 	if (here >= lo && here < lo + TASK_STACK_SIZE)
 		return CT_CTX_TASK;
 	return CT_CTX_IRQ;
@@ -299,13 +302,13 @@ static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
  * says how to read it (a constant: the compiler keeps one branch).
  * status < 0: the bio's own bi_status, else the request's error. call:
  * a function door's event, whose return -r follows (calls remembers it).
+ * ctx: where it runs, context() of the program's context.
  */
 static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, bool core,
-				bool call)
+				bool call, u8 ctx)
 {
 	struct ct_event *e;
 	struct call_key k;
-	u8 ctx = context();
 	u64 sector;
 	u32 size;
 
@@ -339,13 +342,13 @@ static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, b
  * -r: a function returned. Its call, if it passed the filters, is in
  * calls; the event carries no fields: the bio may be gone by now.
  */
-static __always_inline int on_return(u32 idx)
+static __always_inline int on_return(void *ctx, u32 idx)
 {
 	struct ct_event *e;
 	struct call_key k;
 	u64 *bio, b;
 
-	call_key(&k, idx, context());
+	call_key(&k, idx, context(ctx));
 	bio = bpf_map_lookup_elem(&calls, &k);
 	if (!bio)
 		return 0;
@@ -362,31 +365,30 @@ static __always_inline int on_return(u32 idx)
  * inlined): the verifier checks it once, not once per turn of the loop
  * below, which older kernels (6.1) would find too long to walk.
  */
-__noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status)
+__noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status, u32 where)
 {
-	return emit((struct bio *)bio, id, flags, status, true, false);
+	return emit((struct bio *)bio, id, flags, status, true, false, where);
 }
 
 /* A request's bios, chained by bi_next: loop merges up to 320 of them. */
 /*
  * Lesson#4: the request-level tracepoints name a request, not a bio: one
  * event for each bio it carries, from the first (rq->bio) along bi_next.
- * At completion (ends) the bios at the head whose bytes nr_bytes covers
- * are ended (bio_covered(), bio_end.bpf.h); a bio only partly done, and
- * every bio after it, ends later. A global function: the verifier
+ * At a completion of left bytes the bios at the head it covers are ended
+ * (bio_covered(), bio_end.bpf.h); a bio only partly done, and every bio
+ * after it, ends later; left -1: none ends. A global function: the verifier
  * checks its loop once, but it takes plain numbers, not BTF pointers, so
  * its caller reads rq->bio with BPF_CORE_READ() and it reads the same way.
  */
-__noinline int rq_bios(u64 bio, u32 id, u32 ends, u32 nr_bytes, int status)
+__noinline int rq_bios(u64 bio, u32 id, __s64 left, int status, u32 where)
 {
-	__s64 left = ends ? (__s64)nr_bytes : -1;	/* -1: no bio ends */
 	int i;
 
 	for (i = 0; i < BIO_WALK_MAX && bio; i++) {
 		if (bio_covered(BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size), &left))
-			rq_bio_event(bio, id, CT_END, status);
+			rq_bio_event(bio, id, CT_END, status, where);
 		else
-			rq_bio_event(bio, id, 0, -1);
+			rq_bio_event(bio, id, 0, -1, where);
 		bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
 	}
 	if (bio)
@@ -429,7 +431,8 @@ static __always_inline int on_function(struct pt_regs *ctx)
 		return 0;
 	if (targ_dev && bio_dev_core(bio) != targ_dev)
 		return 0;
-	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, true, true);
+	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, true, true,
+		    context(ctx));
 }
 
 /* kprobe.multi (5.18, CONFIG_FPROBE): every function in one attachment. */
@@ -443,7 +446,7 @@ int bio_func_multi(struct pt_regs *ctx)
 SEC("kretprobe.multi")
 int bio_ret_multi(struct pt_regs *ctx)
 {
-	return on_return(CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
+	return on_return(ctx, CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
 }
 
 /* Else one kprobe per function, each with its cookie (5.15). */
@@ -456,7 +459,7 @@ int bio_func_kprobe(struct pt_regs *ctx)
 SEC("kretprobe")
 int bio_ret_kprobe(struct pt_regs *ctx)
 {
-	return on_return(CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
+	return on_return(ctx, CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
 }
 
 /*
@@ -477,7 +480,8 @@ static __always_inline int on_fentry(void *ctx, struct bio *bio)
 		return 0;
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, false, true);
+	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, false, true,
+		    context(ctx));
 }
 
 SEC("fentry/submit_bio")
@@ -519,7 +523,7 @@ int BPF_PROG(bio_fentry_arg5, void *a1, void *a2, void *a3, void *a4, struct bio
 SEC("fexit/submit_bio")
 int BPF_PROG(bio_fexit)
 {
-	return on_return(CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
+	return on_return(ctx, CT_COOKIE_IDX(bpf_get_attach_cookie(ctx)));
 }
 
 /*
@@ -532,7 +536,7 @@ int BPF_PROG(block_bio_queue_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_QUEUE, CT_SUBMIT, -1, false, false);
+	return emit(bio, TP_BIO_QUEUE, CT_SUBMIT, -1, false, false, context(ctx));
 }
 
 /* Merged into a request already queued: behind its last bio, or before. */
@@ -541,7 +545,7 @@ int BPF_PROG(block_bio_backmerge_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_BACKMERGE, 0, -1, false, false);
+	return emit(bio, TP_BIO_BACKMERGE, 0, -1, false, false, context(ctx));
 }
 
 SEC("tp_btf/block_bio_frontmerge")
@@ -549,7 +553,7 @@ int BPF_PROG(block_bio_frontmerge_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_FRONTMERGE, 0, -1, false, false);
+	return emit(bio, TP_BIO_FRONTMERGE, 0, -1, false, false, context(ctx));
 }
 
 /* Sent on to another device (a partition to its disk, dm, md): bi_bdev is the new one. */
@@ -558,7 +562,7 @@ int BPF_PROG(block_bio_remap_btf, struct bio *bio, dev_t dev, sector_t from)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_REMAP, 0, -1, false, false);
+	return emit(bio, TP_BIO_REMAP, 0, -1, false, false, context(ctx));
 }
 
 /* The front part bio_split() cut off; it is chained to the rest (parent). */
@@ -567,7 +571,7 @@ int BPF_PROG(block_split_btf, struct bio *bio, unsigned int new_sector)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_SPLIT, 0, -1, false, false);
+	return emit(bio, TP_SPLIT, 0, -1, false, false, context(ctx));
 }
 
 /* A new request for the bio. */
@@ -576,7 +580,7 @@ int BPF_PROG(block_getrq_btf, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_GETRQ, 0, -1, false, false);
+	return emit(bio, TP_GETRQ, 0, -1, false, false, context(ctx));
 }
 
 SEC("tp_btf/block_rq_insert")
@@ -584,7 +588,7 @@ int BPF_PROG(block_rq_insert_btf, struct request *rq)
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_INSERT, 0, 0, -1);
+	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_INSERT, -1, -1, context(ctx));
 }
 
 /* The driver takes the request. */
@@ -593,7 +597,7 @@ int BPF_PROG(block_rq_issue_btf, struct request *rq)
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_ISSUE, 0, 0, -1);
+	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_ISSUE, -1, -1, context(ctx));
 }
 
 /*
@@ -606,7 +610,9 @@ int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 {
 	if (targ_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_COMPLETE, !rq_flush_data_step(rq), nr_bytes, error);
+	/* a write's flush data step ends no bio: left -1 */
+	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_COMPLETE,
+		       rq_flush_data_step(rq) ? -1 : (__s64)nr_bytes, error, context(ctx));
 }
 
 /* Bio-based disks (zram, dm, md) end each bio with this one. */
@@ -615,7 +621,7 @@ int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_BIO_COMPLETE, CT_END, -1, false, false);
+	return emit(bio, TP_BIO_COMPLETE, CT_END, -1, false, false, context(ctx));
 }
 
 char LICENSE[] SEC("license") = "GPL";

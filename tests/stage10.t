@@ -129,6 +129,11 @@ for door in $TEST_DOORS; do
 	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
 	check "$t: each line names its context" awk '/^ +[0-9]+\.[0-9]+ us / &&
 		$4 !~ /^(task|softirq|hardirq|nmi|irq)$/ { bad = 1 } END { exit bad }' "$T_TMP/out"
+	# a bio is submitted, and a request issued, by a task (the reader,
+	# or kblockd's worker): never in an interrupt
+	check "$t: $subp and block_rq_issue run in task context" awk -v p="$subp" '
+		/^ +[0-9]+\.[0-9]+ us / && ($6 == p || $6 == "block_rq_issue") { n++; if ($4 != "task") bad = 1 }
+		END { exit bad || !n }' "$T_TMP/out"
 
 	# -r: each call with its return and duration; -s: that sector's bio only
 	if [ "$door" != tracepoint ]; then
