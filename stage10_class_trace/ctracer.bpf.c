@@ -203,35 +203,37 @@ static __always_inline bool in_range(u64 sector, u32 size)
  * in bio_init(); the tracepoint door sees no bio_init(): there its end
  * ends it. A part bio_split() cut off a followed bio (parent: the bio it
  * is chained to) is followed too, wherever its sectors lie: -s and -p
- * choose the bio a program submitted, and its parts belong to it.
+ * choose the bio a program submitted, and its parts belong to it. Its
+ * first event followed is a new life (FOLLOW_NEW): the part's address
+ * may be a part's before it, already ended (a slow disk, an emulated CPU).
  */
-static __always_inline bool followed_bio(u64 bio, u64 parent, u8 flags, u64 sector,
-					 u32 size, bool functions)
+enum { FOLLOW_NO, FOLLOW_YES, FOLLOW_NEW };
+
+static __always_inline int followed_bio(u64 bio, u64 parent, u8 flags, u64 sector,
+					u32 size, bool functions)
 {
 	u8 one = 1;
 
-	if (!targ_pid && !targ_sectors)
-		return true;
 	if (flags & CT_BEGIN) {
 		bpf_map_delete_elem(&followed, &bio);
-		return false;
-	}
-	if ((flags & CT_SUBMIT) &&
-	    (!targ_pid || bpf_get_current_pid_tgid() >> 32 == targ_pid) &&
-	    (!targ_sectors || in_range(sector, size))) {
+		if (functions)	/* bio_init(): its fields are still the last life's */
+			return FOLLOW_NO;
+	} else if ((flags & CT_SUBMIT) &&
+		   (!targ_pid || bpf_get_current_pid_tgid() >> 32 == targ_pid) &&
+		   (!targ_sectors || in_range(sector, size))) {
 		if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
 			ct_inc(CT_PID_FULL);
-		return true;
+		return FOLLOW_YES;
+	} else if ((flags & CT_END) && !functions) {
+		return bpf_map_delete_elem(&followed, &bio) ? FOLLOW_NO : FOLLOW_YES;
+	} else if (bpf_map_lookup_elem(&followed, &bio)) {
+		return FOLLOW_YES;
 	}
-	if ((flags & CT_END) && !functions)
-		return !bpf_map_delete_elem(&followed, &bio);
-	if (bpf_map_lookup_elem(&followed, &bio))
-		return true;
 	if (!parent || !bpf_map_lookup_elem(&followed, &parent))
-		return false;
+		return FOLLOW_NO;
 	if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
 		ct_inc(CT_PID_FULL);
-	return true;
+	return FOLLOW_NEW;
 }
 
 /* The bio a chained bio ends into (bio_chain(): a split's part), or 0. */
@@ -311,12 +313,16 @@ static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, b
 	struct call_key k;
 	u64 sector;
 	u32 size;
+	int follow;
 
 	if (targ_pid || targ_sectors) {
 		sector = core ? BPF_CORE_READ(bio, bi_iter.bi_sector) : bio->bi_iter.bi_sector;
 		size = core ? BPF_CORE_READ(bio, bi_iter.bi_size) : bio->bi_iter.bi_size;
-		if (!followed_bio((u64)bio, chain_parent(bio, core), flags, sector, size, call))
+		follow = followed_bio((u64)bio, chain_parent(bio, core), flags, sector, size, call);
+		if (follow == FOLLOW_NO)
 			return 0;
+		if (follow == FOLLOW_NEW)	/* the user side starts a new tree */
+			flags |= CT_BEGIN;
 	}
 	if (call && returns) {
 		u64 b = (u64)bio;
@@ -565,13 +571,16 @@ int BPF_PROG(block_bio_remap_btf, struct bio *bio, dev_t dev, sector_t from)
 	return emit(bio, TP_BIO_REMAP, 0, -1, false, false, context(ctx));
 }
 
-/* The front part bio_split() cut off; it is chained to the rest (parent). */
+/*
+ * The front part bio_split() cut off, chained to the rest (parent): a new
+ * bio, whose address may be that of a part already ended (CT_BEGIN).
+ */
 SEC("tp_btf/block_split")
 int BPF_PROG(block_split_btf, struct bio *bio, unsigned int new_sector)
 {
 	if (targ_dev && bio_dev(bio) != targ_dev)
 		return 0;
-	return emit(bio, TP_SPLIT, 0, -1, false, false, context(ctx));
+	return emit(bio, TP_SPLIT, CT_BEGIN, -1, false, false, context(ctx));
 }
 
 /* A new request for the bio. */

@@ -23,7 +23,7 @@ enum ct_tp {
  * starts a new tree when an ended bio's address comes back with BEGIN or
  * SUBMIT (addresses are reused), and prints a tree once its bio ended.
  */
-#define CT_BEGIN	0x1	/* initialised: bio_init() */
+#define CT_BEGIN	0x1	/* a new bio: bio_init(), block_split, a part first followed */
 #define CT_SUBMIT	0x2	/* submitted: submit_bio(), block_bio_queue */
 #define CT_END		0x4	/* ended: bio_endio(), a completion */
 #define CT_RET		0x8	/* a function returned (-r): no fields read */

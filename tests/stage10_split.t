@@ -18,7 +18,7 @@ SECTOR=2048 SIZE=1048576 PART=64
 # parts FILE: "TREES ORIGIN CHAINED SECTORS" for the trees in FILE: how
 # many, the address of the one at $SECTOR that is chained to none, how
 # many are chained to it, and the sectors of those (each tree's first
-# sector=, sorted, one line).
+# sector= but 0: a function door sees a bio before its sector is set).
 parts() {
 	awk -v sec=$SECTOR '
 	/^bio 0x/ { n++; addr[n] = substr($2, 1, length($2) - 1)
@@ -26,7 +26,7 @@ parts() {
 			par[n] = substr($0, RSTART + 15, RLENGTH - 15)
 		next }
 	/^ +[0-9]+\.[0-9]+ us / && !(n in first) {
-		for (i = 7; i <= NF; i++) if ($i ~ /^sector=/) { first[n] = substr($i, 8); break } }
+		for (i = 7; i <= NF; i++) if ($i ~ /^sector=[1-9]/) { first[n] = substr($i, 8); break } }
 	END {
 		for (i = 1; i <= n; i++) if (par[i] == "" && first[i] == sec) o = addr[i]
 		for (i = 1; i <= n; i++) if (o != "" && par[i] == o) { c++; s = s " " first[i] }
