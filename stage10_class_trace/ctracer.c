@@ -201,7 +201,8 @@ static void list_funcs(void)
 /* What a function means for a bio's life; the rest only pass it along. */
 static __u8 func_flags(const char *fn)
 {
-	if (!strcmp(fn, "bio_init"))
+	/* a new bio; a split's part may meet bio_init() only inlined */
+	if (!strcmp(fn, "bio_init") || !strcmp(fn, "bio_chain"))
 		return CT_BEGIN;
 	if (!strcmp(fn, "submit_bio") || !strcmp(fn, "submit_bio_noacct"))
 		return CT_SUBMIT;
@@ -389,13 +390,16 @@ static void print_tree(const struct bio_tree *t)
 	const struct ct_event *first = t->ev, *last = first + t->n - 1;
 	struct call_row *rows = calloc(t->n, sizeof(*rows));
 	struct btt_marks marks = {};
+	__u64 parent = 0;	/* chained: seen once bio_chain() has run */
 	char task[40];
 	int n;
 
 	if (!rows)
 		return;
+	for (int i = 0; i < t->n && !parent; i++)
+		parent = first[i].parent;
 	n = lay_out(t, rows);
-	tree_view_bio(&view, &(struct tree_bio){ .addr = t->bio, .parent = first->parent,
+	tree_view_bio(&view, &(struct tree_bio){ .addr = t->bio, .parent = parent,
 		      .events = t->n, .submitted = t->flags & CT_SUBMIT, .ended = t->flags & CT_END,
 		      .sector = first->sector, .size = first->size, .opf = first->opf,
 		      .first = first->ts, .last = last->ts });
@@ -417,7 +421,7 @@ static void print_tree(const struct bio_tree *t)
 	btt_add(&btt, &marks);
 	tree_view_bio_end(&view, &marks);
 	free(rows);
-	if (!(t->flags & CT_SUBMIT) && !first->parent)
+	if (!(t->flags & CT_SUBMIT) && !parent)
 		no_submit++;
 	if (!(t->flags & CT_END))
 		(*(t->timed_out ? &unfinished : &no_end))++;

@@ -79,6 +79,8 @@ for door in $TEST_DOORS; do
 			check "$t $what: its 16 bios among the $n shown" test "$n" -ge 16
 		fi
 		check "$t $what: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+		[ "$chained" = 15 ] || grep -E '^(bio 0x|Events|Lost|In flight)' "$T_TMP/out" |
+			head -n 40 | sed 's/^/#   /'
 	done
 done
 echo "$old" >"$LIMIT"
