@@ -38,6 +38,7 @@ parts() {
 want=$(awk -v s=$SECTOR -v step=$((PART * 2)) 'BEGIN {
 	for (i = 0; i < 15; i++) printf "%d ", s + i * step }')
 
+KV=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
 old=$(cat "$LIMIT")
 echo $PART >"$LIMIT" || skip_all "cannot set $LIMIT to $PART"
 for door in $TEST_DOORS; do
@@ -71,16 +72,28 @@ for door in $TEST_DOORS; do
 		shift 3
 		check "$t $what: the read's bio, submitted at sector $SECTOR (${origin})" \
 			test "$origin" != none
-		is "$chained" 15 "$t $what: 15 parts chained to it"
-		is "$*" "$(echo $want)" "$t $what: the parts start every $PART KiB from sector $SECTOR"
-		if [ -n "$how" ]; then
-			is "$n" 16 "$t $what: its 16 bios and no other"
+		if [ "$door" = kprobe ] && [ "$KV" -lt 6007 ]; then
+			# before 6.7 a kprobe program is skipped, and counted
+			# nowhere, while another runs on that CPU (lib.sh's
+			# kprobe_books): a part's end can go unseen, and the
+			# next part at its address joins its tree
+			check "$t $what: parts chained to it ($chained), at most 15, kernel before 6.7" \
+				test "$chained" -ge 1 -a "$chained" -le 15
+			check "$t $what: each where a part starts" sh -c \
+				'for s in $1; do echo " $2 " | grep -q " $s " || exit 1; done' sh "$*" "$want"
+			[ "$chained" = 15 ] || diag "$t $what: $((15 - chained)) parts not told apart (kprobe skips before 6.7)"
 		else
-			check "$t $what: its 16 bios among the $n shown" test "$n" -ge 16
+			is "$chained" 15 "$t $what: 15 parts chained to it"
+			is "$*" "$(echo $want)" "$t $what: the parts start every $PART KiB from sector $SECTOR"
+			if [ -n "$how" ]; then
+				is "$n" 16 "$t $what: its 16 bios and no other"
+			else
+				check "$t $what: its 16 bios among the $n shown" test "$n" -ge 16
+			fi
 		fi
 		check "$t $what: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
 		[ "$chained" = 15 ] || grep -E '^(bio 0x|Events|Lost|In flight)' "$T_TMP/out" |
-			head -n 40 | sed 's/^/#   /'
+			head -n 40 | sed 's/^/#   /' >&2
 	done
 done
 echo "$old" >"$LIMIT"
