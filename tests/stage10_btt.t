@@ -41,11 +41,15 @@ for door in $TEST_DOORS; do
 	is "$(wc -l <"$T_TMP/q2c") $(wc -l <"$T_TMP/lat")" "$N $N" \
 		"$t: a Q2C for each of the $N reads, as stage 03 has a latency for each"
 	# the same bios, timed by two programs at the same points: apart by
-	# the time one program runs before the other (a TCG VM's are long)
-	check "$t: each Q2C within 100 us + 10% of stage 03's latency" \
-		awk 'NR == FNR { q[FNR] = $1; next }
+	# the time one program runs before the other. An emulated CPU (the
+	# VM, TEST_SLOW_NS) can stall for milliseconds between the two
+	# (CI, both VMs at once: 8990 us against 7498 us).
+	slack=100000 frac=10
+	[ -n "$TEST_SLOW_NS" ] && slack=1000000 frac=4
+	check "$t: each Q2C within $((slack / 1000)) us + 1/$frac of stage 03's latency" \
+		awk -v slack=$slack -v frac=$frac 'NR == FNR { q[FNR] = $1; next }
 		{ d = q[FNR] - $1; if (d < 0) d = -d
-		  if (d > 100000 + $1 / 10) { print "Q2C " q[FNR] " vs " $1 > "/dev/stderr"; bad = 1 } }
+		  if (d > slack + $1 / frac) { print "Q2C " q[FNR] " vs " $1 > "/dev/stderr"; bad = 1 } }
 		END { exit bad || NR == 0 }' "$T_TMP/q2c" "$T_TMP/lat"
 	check "$t: the summary counts the $N bios in Q2C" \
 		grep -qx "Q2C: $N bios, mean [0-9.]* us" "$T_TMP/out"
