@@ -78,10 +78,25 @@ static int add(struct bio_funcs *fs, const char *name, const char *module, int a
 	return 0;
 }
 
+/* One copy of a module's name for all its functions: they compare it by address. */
+static const char *keep_module(struct bio_funcs *fs, const char *module)
+{
+	char **m = realloc(fs->modules, (fs->n_modules + 1) * sizeof(*m));
+
+	if (!m)
+		return NULL;
+	fs->modules = m;
+	m[fs->n_modules] = strdup(module);
+	return m[fs->n_modules] ? m[fs->n_modules++] : NULL;
+}
+
 int btf_scan_bio(const struct btf *btf, __u32 first_id, const char *module,
 		 struct bio_funcs *fs)
 {
 	__u32 n = btf__type_cnt(btf);
+
+	if (module && !(module = keep_module(fs, module)))
+		return -ENOMEM;
 
 	for (__u32 id = first_id ? first_id : 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
@@ -198,10 +213,28 @@ void bio_funcs_sort(struct bio_funcs *fs)
 	fs->n = kept;
 }
 
+void bio_funcs_print(const struct bio_funcs *fs, FILE *out)
+{
+	int mods = 0;
+
+	for (int i = 0; i < fs->n; i++) {
+		fprintf(out, "%-44s arg%d%s%s\n", fs->f[i].name, fs->f[i].arg + 1,
+			fs->f[i].module ? "  " : "", fs->f[i].module ? fs->f[i].module : "");
+		mods += fs->f[i].module != NULL;
+	}
+	fprintf(out, "%d functions take a struct bio * (%d in modules)\n", fs->n, mods);
+	fprintf(out, "Skipped: %d tracepoint glue, %d with the bio after argument %d, "
+		"%d repeated names, %d not in available_filter_functions\n",
+		fs->glue, fs->far_arg, BIO_ARG_MAX, fs->dup, fs->not_traceable);
+}
+
 void bio_funcs_free(struct bio_funcs *fs)
 {
 	for (int i = 0; i < fs->n; i++)
 		free(fs->f[i].name);
+	for (int i = 0; i < fs->n_modules; i++)
+		free(fs->modules[i]);
 	free(fs->f);
+	free(fs->modules);
 	memset(fs, 0, sizeof(*fs));
 }

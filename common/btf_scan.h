@@ -7,6 +7,7 @@
 #ifndef __BTF_SCAN_H
 #define __BTF_SCAN_H
 
+#include <stdio.h>
 #include <bpf/btf.h>
 
 /*
@@ -30,6 +31,8 @@ struct bio_funcs {
 	int far_arg;		/* skipped: the bio after argument BIO_ARG_MAX */
 	int dup;		/* skipped: a name seen before */
 	int not_traceable;	/* dropped by bio_funcs_filter() */
+	char **modules;		/* a copy of each module's name, which f[].module points to */
+	int n_modules;
 };
 
 /* The 0-based position of fn's first struct bio * parameter, or -1. */
@@ -38,7 +41,8 @@ int btf_bio_arg(const struct btf *btf, const struct btf_type *fn);
 /*
  * Append every BTF_KIND_FUNC of btf with a struct bio * parameter (also
  * const, volatile or through a typedef; not struct bio **) to fs. Types
- * from first_id on only: a module's split BTF starts after vmlinux's.
+ * from first_id on only: a module's split BTF starts after vmlinux's;
+ * module (NULL: the kernel image) is copied, freed by bio_funcs_free().
  * 0, or -ENOMEM.
  */
 int btf_scan_bio(const struct btf *btf, __u32 first_id, const char *module,
@@ -57,6 +61,8 @@ int bio_funcs_filter(struct bio_funcs *fs, const char *path);
  * not a BTF id. The kernel's own is kept.
  */
 void bio_funcs_sort(struct bio_funcs *fs);
+/* ctracer --list: one line per function, then the counts and the skipped. */
+void bio_funcs_print(const struct bio_funcs *fs, FILE *out);
 void bio_funcs_free(struct bio_funcs *fs);
 
 #endif /* __BTF_SCAN_H */

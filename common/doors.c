@@ -179,7 +179,7 @@ static int kprobe_probe(struct btf *vmlinux, const char *func)
 
 const char *tp_missing(struct btf *vmlinux, const char *tp)
 {
-	static const char *const systems[] = { "block", "filemap" };
+	static const char *const systems[] = { "block", "filemap", "workqueue" };
 	char path[512];
 
 	snprintf(path, sizeof(path), "btf_trace_%s", tp);

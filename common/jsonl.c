@@ -40,6 +40,12 @@ void json_str(const char *k, const char *s)
 	page_json_str(stdout, s);
 }
 
+void json_bool(const char *k, bool v)
+{
+	key(k);
+	printf(v ? "true" : "false");
+}
+
 void json_u64s(const char *k, const unsigned long long *v, int n)
 {
 	key(k);

@@ -13,6 +13,7 @@
 #ifndef __JSONL_H
 #define __JSONL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* {"type":TYPE  ... the fields ...  }\n, on stdout. */
@@ -21,6 +22,7 @@ void json_u64(const char *key, unsigned long long v);
 void json_hex(const char *key, unsigned long long v);	/* "0x…" */
 void json_num(const char *key, double v);		/* %.6f */
 void json_str(const char *key, const char *s);
+void json_bool(const char *key, bool v);		/* true, false */
 /* "key":[v0,v1,…] */
 void json_u64s(const char *key, const unsigned long long *v, int n);
 /* "key":["s0","s1",…] */

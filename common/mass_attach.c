@@ -228,10 +228,13 @@ static int module_btf_fd(struct mass_attach *m, const char *module)
 		info.name_len = sizeof(name);
 		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
 		    !strcmp(name, module)) {
-			if (m->nbtf < (int)(sizeof(m->btf) / sizeof(m->btf[0]))) {
-				m->btf[m->nbtf].module = module;
-				m->btf[m->nbtf++].fd = fd;
+			/* kept for the module's other functions, closed by mass_attach_free() */
+			if (room((void **)&m->btf, m->nbtf, &m->cap_btf, sizeof(*m->btf))) {
+				close(fd);
+				return -ENOMEM;
 			}
+			m->btf[m->nbtf].module = module;
+			m->btf[m->nbtf++].fd = fd;
 			return fd;
 		}
 		close(fd);
@@ -304,14 +307,15 @@ int mass_attach_fentry(struct mass_attach *m, struct bpf_program *const *progs,
 }
 
 /* A program this kernel lacks the target of was not loaded. */
-int mass_attach_loaded(struct mass_attach *m, struct bpf_object *obj)
+int mass_attach_loaded(struct mass_attach *m, struct bpf_object *obj, const char *prefix)
 {
 	struct bpf_program *prog;
 
 	bpf_object__for_each_program(prog, obj) {
+		const char *sec = bpf_program__section_name(prog);
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog))
+		if (!bpf_program__autoload(prog) || strncmp(sec, prefix, strlen(prefix)))
 			continue;
 		link = bpf_program__attach(prog);
 		if (!link) {
@@ -365,7 +369,9 @@ void mass_attach_free(struct mass_attach *m)
 	free(m->syms);
 	free(m->links);
 	free(m->fds);
+	free(m->btf);
 	m->syms = NULL;
 	m->links = NULL;
 	m->fds = NULL;
+	m->btf = NULL;
 }

@@ -34,8 +34,8 @@ struct mass_attach {
 	struct {
 		const char *module;
 		int fd;
-	} btf[64];			/* modules' BTF fds, by module name */
-	int nbtf;
+	} *btf;				/* modules' BTF fds, by module name */
+	int nbtf, cap_btf;
 };
 
 /*
@@ -69,8 +69,11 @@ void mass_attach_templates(struct bpf_program *const *progs, const struct bio_fu
  */
 int mass_attach_fentry(struct mass_attach *m, struct bpf_program *const *progs,
 		       struct bpf_program *fexit);
-/* Each program obj loaded, on the target its SEC() names. 0, or -ENOMEM. */
-int mass_attach_loaded(struct mass_attach *m, struct bpf_object *obj);
+/*
+ * Each program obj loaded whose SEC() begins with prefix, on the target
+ * it names. 0, or -ENOMEM.
+ */
+int mass_attach_loaded(struct mass_attach *m, struct bpf_object *obj, const char *prefix);
 /*
  * The refusals, for the attach line: " (2 refused, the first: f: why, 1
  * not in this kernel: skipped)" on f, if there were any or missing.

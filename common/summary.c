@@ -144,6 +144,20 @@ void lost_lines(FILE *out, const struct loss *l, int n)
 		fprintf(out, "Lost: none\n");
 }
 
+void lost_json(FILE *out, const struct loss *l, int n)
+{
+	const char *sep = "";
+
+	fprintf(out, ",\"lost\":{");
+	for (int i = 0; i < n; i++) {
+		if (!l[i].n)
+			continue;
+		fprintf(out, "%s\"%s\":%llu", sep, l[i].key, (unsigned long long)l[i].n);
+		sep = ",";
+	}
+	fprintf(out, "}");
+}
+
 void summary_mark_stop(struct doors *d)
 {
 	__u64 total[STAT_MAX] = {};
@@ -180,15 +194,8 @@ static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 a
 	fprintf(out, "},\"split_parts\":%llu,\"in_flight\":{\"at_start\":%llu,\"at_exit\":%llu}",
 		(unsigned long long)total[STAT_SPLIT_PART],
 		(unsigned long long)at_start, (unsigned long long)at_exit);
-	fprintf(out, ",\"lost\":{");
-	sep = "";
-	for (int i = 0; i < n; i++) {
-		if (!l[i].n)
-			continue;
-		fprintf(out, "%s\"%s\":%llu", sep, l[i].key, (unsigned long long)l[i].n);
-		sep = ",";
-	}
-	fprintf(out, "}}\n");
+	lost_json(out, l, n);
+	fprintf(out, "}\n");
 }
 
 void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)

@@ -25,6 +25,8 @@ struct loss {
 
 /* A "Lost: N what" line per loss that happened, else "Lost: none". */
 void lost_lines(FILE *out, const struct loss *l, int n);
+/* -j's member of a summary object: ,"lost":{"key":N,…}, the losses that happened. */
+void lost_json(FILE *out, const struct loss *l, int n);
 /* Runs the kernel skipped because another BPF program ran on that CPU. */
 __u64 recursion_misses(struct bpf_object *obj);
 /*

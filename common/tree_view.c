@@ -4,88 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "page.h"
+#include "tree_page.h"
 #include "tree_view.h"
-
-static const char page_css[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em;color:#222;background:#fff}\n"
-	"h1{font-size:1.3em}\n"
-	".meta{color:#555}\n"
-	"details.bio{border:1px solid #ccd;border-radius:4px;margin:.6em 0;padding:.3em .6em}\n"
-	"summary{cursor:pointer;font-family:monospace;font-weight:bold}\n"
-	"table{border-collapse:collapse;width:100%;margin-top:.4em}\n"
-	"th,td{text-align:left;padding:1px 6px;white-space:nowrap;font-family:monospace;font-size:12px}\n"
-	"th{background:#eef;position:sticky;top:0}\n"
-	"tr:nth-child(even){background:#f7f7fb}\n"
-	"td.num{text-align:right}\n"
-	"td.line{width:30%;min-width:12em}\n"
-	".track{position:relative;height:12px;background:#eee}\n"
-	".bar{position:absolute;top:1px;height:10px;min-width:2px;border-radius:2px}\n"
-	".task{background:#3b7dd8}.softirq{background:#e08a1e}.hardirq{background:#d43c3c}\n"
-	".nmi{background:#7a3cd4}.irq{background:#c05050}\n"
-	"td.data{color:#075}\n";
-
-/*
- * The page's script: one <details> per bio, a table of its rows with a
- * timeline bar each (its start and duration on the bio's time scale)
- * and the call tree indented. Text is set with textContent, never as
- * HTML: a task name cannot inject markup.
- */
-static const char page_js[] =
-	"'use strict';\n"
-	"const bios = JSON.parse(document.getElementById('ct-data').textContent);\n"
-	"const root = document.getElementById('bios');\n"
-	"function el(tag, cls, text) {\n"
-	"\tconst e = document.createElement(tag);\n"
-	"\tif (cls) e.className = cls;\n"
-	"\tif (text !== undefined) e.textContent = text;\n"
-	"\treturn e;\n"
-	"}\n"
-	"const us = (v) => v.toFixed(3) + ' us';\n"
-	"document.getElementById('count').textContent = bios.length + ' bios';\n"
-	"bios.forEach((b, k) => {\n"
-	"\tconst d = el('details', 'bio');\n"
-	"\td.open = k < 50;\n"
-	"\td.dataset.bio = b.bio;\n"
-	"\td.dataset.sector = b.sector;\n"
-	"\td.appendChild(el('summary', '', b.hdr + ' \\u2014 sector ' + b.sector + ', ' +\n"
-	"\t\tb.size + ' bytes, ' + b.op));\n"
-	"\tconst phases = Object.entries(b.btt || {});\n"
-	"\tif (phases.length)\n"
-	"\t\td.appendChild(el('div', 'meta', 'btt: ' +\n"
-	"\t\t\tphases.map(([k, v]) => k + ' ' + us(v)).join(', ')));\n"
-	"\tconst t = el('table');\n"
-	"\tconst h = el('tr');\n"
-	"\t['time', 'duration', 'cpu', 'context', 'task', 'timeline', 'function', 'data']\n"
-	"\t\t.forEach((c) => h.appendChild(el('th', '', c)));\n"
-	"\tt.appendChild(h);\n"
-	"\tconst span = b.span > 0 ? b.span : 1;\n"
-	"\tb.rows.forEach((r) => {\n"
-	"\t\tconst tr = el('tr');\n"
-	"\t\ttr.appendChild(el('td', 'num', us(r.t)));\n"
-	"\t\ttr.appendChild(el('td', 'num', r.d >= 0 && !r.close ? us(r.d) : ''));\n"
-	"\t\ttr.appendChild(el('td', 'num', 'cpu' + r.cpu));\n"
-	"\t\ttr.appendChild(el('td', '', r.ctx));\n"
-	"\t\ttr.appendChild(el('td', '', r.task));\n"
-	"\t\tconst line = el('td', 'line'), track = el('div', 'track');\n"
-	"\t\tif (!r.close) {\n"
-	"\t\t\tconst bar = el('div', 'bar ' + r.ctx);\n"
-	"\t\t\t/* the last event's mark stays inside its track */\n"
-	"\t\t\tbar.style.left = 'calc(min(' + (100 * r.t / span) + '%, 100% - 2px))';\n"
-	"\t\t\tbar.style.width = (r.d > 0 ? 100 * r.d / span : 0) + '%';\n"
-	"\t\t\tbar.title = r.fn + (r.d >= 0 ? ' ' + us(r.d) : '');\n"
-	"\t\t\ttrack.appendChild(bar);\n"
-	"\t\t}\n"
-	"\t\tline.appendChild(track);\n"
-	"\t\ttr.appendChild(line);\n"
-	"\t\tconst fn = el('td', 'fn', r.fn);\n"
-	"\t\tfn.style.paddingLeft = (6 + 14 * r.depth) + 'px';\n"
-	"\t\ttr.appendChild(fn);\n"
-	"\t\ttr.appendChild(el('td', 'data', r.data));\n"
-	"\t\tt.appendChild(tr);\n"
-	"\t});\n"
-	"\td.appendChild(t);\n"
-	"\troot.appendChild(d);\n"
-	"});\n";
 
 static double view_us(const struct tree_view *p, __u64 ts)
 {
@@ -119,13 +39,7 @@ void tree_view_begin(struct tree_view *p, const char *door, const char *how)
 		      "\"tid\":0,\"args\":{\"name\":\"ctracer: one thread per bio\"}}", p->json);
 	}
 	if (p->html) {
-		page_begin(p->html, title, page_css);
-		fputs("<h1>", p->html);
-		page_html_str(p->html, title);
-		fputs("</h1>\n<p class=\"meta\"><span id=\"count\"></span>; times from each bio's first "
-		      "event; bars coloured by context: task, softirq, hardirq.</p>\n"
-		      "<div id=\"bios\"></div>\n", p->html);
-		page_data_begin(p->html, "ct-data");
+		tree_page_begin(p->html, title);
 		fputc('[', p->html);
 	}
 }
@@ -143,7 +57,10 @@ static void header(const struct tree_bio *b, char *buf, size_t len)
 		     (unsigned long long)b->addr, b->events,
 		     (unsigned long long)(b->last - b->first) / 1000,
 		     (unsigned long long)(b->last - b->first) % 1000);
-	if (b->parent && n < len)
+	if (b->stacked && n < len)
+		n += snprintf(buf + n, len - n, ", on %s, sent for bio 0x%llx above",
+			      b->disk, (unsigned long long)b->parent);
+	else if (b->parent && n < len)
 		n += snprintf(buf + n, len - n, ", chained to bio 0x%llx",
 			      (unsigned long long)b->parent);
 	if (!b->submitted && n < len)
@@ -193,6 +110,7 @@ void tree_view_bio(struct tree_view *p, const struct tree_bio *b)
 		printf("%s\n", hdr);
 	if (!p->base)
 		p->base = b->first;
+	p->first = b->first;
 	p->last = b->last;
 	if (p->json) {
 		fprintf(p->json, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
@@ -208,7 +126,9 @@ void tree_view_bio(struct tree_view *p, const struct tree_bio *b)
 		fprintf(p->html, ",\"sector\":%llu,\"size\":%u,\"op\":",
 			(unsigned long long)b->sector, b->size);
 		page_json_str(p->html, req_opf_str(p->names, b->opf, ops, sizeof(ops)));
-		fprintf(p->html, ",\"t0\":%.3f,\"span\":%.3f,\"rows\":[", view_us(p, b->first),
+		/* signed: a bio printed later may have begun earlier */
+		fprintf(p->html, ",\"ended\":%s,\"t0\":%.3f,\"span\":%.3f,\"rows\":[",
+			b->ended ? "true" : "false", (long long)(b->first - p->base) / 1000.0,
 			(b->last - b->first) / 1000.0);
 	}
 }
@@ -314,6 +234,22 @@ static void btt_json(FILE *f, const struct btt_marks *m)
 	fputc('}', f);
 }
 
+/* The marks seen, as us since the bio's first event: {"Q":0,"G":23.502,…}. */
+static void marks_json(FILE *f, const struct btt_marks *m, __u64 first)
+{
+	static const char names[BTT_MARKS] = { 'Q', 'G', 'I', 'D', 'C' };
+	const char *sep = "";
+
+	fputc('{', f);
+	for (int i = 0; i < BTT_MARKS; i++) {
+		if (!m->ts[i] || m->ts[i] < first)
+			continue;
+		fprintf(f, "%s\"%c\":%.3f", sep, names[i], (m->ts[i] - first) / 1000.0);
+		sep = ",";
+	}
+	fputc('}', f);
+}
+
 void tree_view_bio_end(struct tree_view *p, const struct btt_marks *m)
 {
 	char line[160];
@@ -330,6 +266,8 @@ void tree_view_bio_end(struct tree_view *p, const struct btt_marks *m)
 	if (p->html) {
 		fputs("],\"btt\":", p->html);
 		btt_json(p->html, m);
+		fputs(",\"marks\":", p->html);
+		marks_json(p->html, m, p->first);
 		fputc('}', p->html);
 	}
 	p->bios++;
@@ -363,8 +301,7 @@ int tree_view_close(struct tree_view *p, const char *prog)
 	}
 	if (p->html) {
 		fputs("]", p->html);
-		page_data_end(p->html);
-		page_end(p->html, page_js);
+		tree_page_end(p->html);
 		err |= close_file(&p->html, p->html_path, prog);
 	}
 	return err;

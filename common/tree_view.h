@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Stage 10's views of its trees, one per bio: the terminal's lines, like
- * ftrace's function graph; --json, Chrome trace events (Perfetto and
- * speedscope open them); --html, a page of each bio's timeline and call
- * tree (page.h writes its skeleton). Each gets the same rows.
+ * ftrace's function graph; --trace-json, Chrome trace events (Perfetto and
+ * speedscope open them); --html, a page of every bio on one time axis,
+ * each bio's timeline and call tree (tree_page.h). Each gets the same rows.
  */
 #ifndef __TREE_VIEW_H
 #define __TREE_VIEW_H
@@ -25,14 +25,16 @@ struct tree_view {
 	int rows;		/* rows of the bio being written */
 	__u64 sector;		/* the fields of its last row but "}" lines */
 	__u32 size, opf;
-	__u64 base;		/* the first event's time: 0 in the views */
-	__u64 last;		/* the bio's last event's time */
+	__u64 base;		/* the first bio written's first event: 0 in --trace-json */
+	__u64 first, last;	/* the bio's first and last event's time */
 };
 
 /* A bio: its tree's header line, its track's, its page section's. */
 struct tree_bio {
 	__u64 addr;
 	__u64 parent;		/* a split part: the bio it was cut from */
+	bool stacked;		/* parent: the bio above it a stacked device sent it for */
+	const char *disk;	/* its disk, named when stacked */
 	int events;
 	bool submitted, ended;	/* seen */
 	__u64 sector;		/* at its first event */
@@ -44,6 +46,8 @@ struct tree_bio {
 struct tree_row {
 	const char *point;	/* the function or tracepoint */
 	const char *ctx, *task;
+	const char *comm;	/* the task apart: its name and thread ID */
+	__u32 tid;
 	__u64 ts;		/* its event's time, ns */
 	__u64 at;		/* ns since the bio's first event */
 	long long dur;		/* ns to its return, -1: none seen */
@@ -64,7 +68,7 @@ void tree_view_begin(struct tree_view *p, const char *door, const char *how);
 /*
  * A bio (its header line), each of its rows in order, then
  * tree_view_bio_end() with where its time went (btt.h): a "btt:" line,
- * a "btt" object in --json's last event of the bio and in the page.
+ * a "btt" object in --trace-json's last event of the bio and in the page.
  */
 void tree_view_bio(struct tree_view *p, const struct tree_bio *b);
 void tree_view_row(struct tree_view *p, const struct tree_row *r);

@@ -9,6 +9,7 @@
 #include <bpf/bpf_core_read.h>
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
+#include "loop_worker.bpf.h"
 #include "ctracer.h"
 
 /* Set by the user side before load. */
@@ -66,6 +67,35 @@ struct {
 	__type(key, struct call_key);
 	__type(value, u64);	/* struct bio * */
 } calls SEC(".maps");
+
+/*
+ * Stacked devices (Lesson#8): what each loop worker thread's list of
+ * requests held when last read (loop_worker.bpf.h), the works that were
+ * queued again while they ran (a request added), and under -d the bios
+ * a worker sent below the disk for the disk's own.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, u32);	/* the worker's thread */
+	__type(value, struct loop_seen);
+} serving SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, u64);	/* the list's head */
+	__type(value, u8);
+} requeued SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, u64);	/* struct bio * */
+	__type(value, u8);
+} stacked SEC(".maps");
+
+bool stacking;	/* a bio was sent below the -d disk: look in stacked */
 
 /*
  * Lesson#2: task, softirq or hardirq? The CPU's preempt count says
@@ -164,6 +194,18 @@ static __always_inline u8 context(void *ctx)
 	if (here >= lo && here < lo + TASK_STACK_SIZE)
 		return CT_CTX_TASK;
 	return CT_CTX_IRQ;
+}
+
+/*
+ * The context an event carries. -q sends nothing, so it is not read (a
+ * helper call and a probe read less per event), unless -r keys its calls
+ * by it: on_return() reads it to find its call.
+ */
+static __always_inline u8 event_context(void *ctx)
+{
+	if (quiet && !returns)
+		return CT_CTX_TASK;
+	return context(ctx);
 }
 
 /* Who makes the call: an interrupt runs on one CPU, a task may move. */
@@ -300,25 +342,75 @@ static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
 }
 
 /*
+ * Lesson#8: stacked devices. A bio a loop worker submits is for the
+ * request the worker serves (loop_worker.bpf.h): the first bio of that
+ * request is its parent, above it. 0: not a loop worker, or which of its
+ * requests is not known (counted).
+ */
+static __always_inline u64 stacked_above(void)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	struct loop_seen *s = bpf_map_lookup_elem(&serving, &tid);
+	u64 upper;
+
+	if (!s)
+		return 0;
+	upper = loop_serving(s, bpf_map_lookup_elem(&requeued, &s->head) != NULL);
+	if (!upper)
+		ct_inc(CT_STACK_UNLINKED);
+	return upper;
+}
+
+/*
+ * -d, early: a bio of another disk is wanted only when a stacked device
+ * sent it for one of the disk's (emit() decides): its submit, or any
+ * event once one was.
+ */
+static __always_inline bool other_disk(u32 dev, u8 flags)
+{
+	return targ_dev && dev != targ_dev && !stacking && !(flags & CT_SUBMIT);
+}
+
+/*
  * The one handler: an event for bio at function or tracepoint id. core
  * says how to read it (a constant: the compiler keeps one branch).
  * status < 0: the bio's own bi_status, else the request's error. call:
  * a function door's event, whose return -r follows (calls remembers it).
  * ctx: where it runs, context() of the program's context.
  */
-static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, bool core,
-				bool call, u8 ctx)
+static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int status,
+				bool core, bool call, u8 ctx)
 {
 	struct ct_event *e;
 	struct call_key k;
-	u64 sector;
+	u64 sector, upper = 0, b = (u64)bio;
 	u32 size;
 	int follow;
+	u8 one = 1;
 
+	if (flags & CT_SUBMIT)	/* sent by a loop worker: for its request's bio */
+		upper = stacked_above();
+	/* a new life for the address (the tracepoint door's starts at its submit) */
+	if ((flags & (CT_BEGIN | CT_SUBMIT)) && !upper && stacking)
+		bpf_map_delete_elem(&stacked, &b);
+	/* -d: the disk's bios, and those sent below it for them */
+	if (targ_dev && dev != targ_dev) {
+		if (upper && (bio_dev_core((struct bio *)upper) == targ_dev ||
+			      bpf_map_lookup_elem(&stacked, &upper))) {
+			if (bpf_map_update_elem(&stacked, &b, &one, BPF_ANY))
+				ct_inc(CT_STACK_FULL);
+			stacking = true;
+		} else if (!stacking || !bpf_map_lookup_elem(&stacked, &b)) {
+			return 0;
+		}
+	}
+	if (upper)
+		flags |= CT_STACKED;
 	if (targ_pid || targ_sectors) {
 		sector = core ? BPF_CORE_READ(bio, bi_iter.bi_sector) : bio->bi_iter.bi_sector;
 		size = core ? BPF_CORE_READ(bio, bi_iter.bi_size) : bio->bi_iter.bi_size;
-		follow = followed_bio((u64)bio, chain_parent(bio, core), flags, sector, size, call);
+		follow = followed_bio((u64)bio, upper ?: chain_parent(bio, core), flags, sector,
+				      size, call);
 		if (follow == FOLLOW_NO)
 			return 0;
 		if (follow == FOLLOW_NEW)	/* the user side starts a new tree */
@@ -340,7 +432,15 @@ static __always_inline int emit(struct bio *bio, u32 id, u8 flags, int status, b
 		fill(e, bio);
 	if (status >= 0)
 		e->status = status;
-	bpf_ringbuf_submit(e, 0);
+	if (upper)
+		e->parent = upper;
+	e->dev = dev;
+	/*
+	 * No wakeup: the user side reads the buffer on its 50 ms tick
+	 * (ring_buffer__consume()) and never sleeps on it, so waking it (an
+	 * irq_work, whenever it had caught up) is paid for nothing.
+	 */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 	return 0;
 }
 
@@ -362,7 +462,7 @@ static __always_inline int on_return(void *ctx, u32 idx)
 	bpf_map_delete_elem(&calls, &k);
 	e = event(b, idx, CT_RET, k.ctx);
 	if (e)
-		bpf_ringbuf_submit(e, 0);
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);	/* as in emit() */
 	return 0;
 }
 
@@ -371,12 +471,13 @@ static __always_inline int on_return(void *ctx, u32 idx)
  * inlined): the verifier checks it once, not once per turn of the loop
  * below, which older kernels (6.1) would find too long to walk.
  */
-__noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status, u32 where)
+__noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status, u64 where)
 {
-	return emit((struct bio *)bio, id, flags, status, true, false, where);
+	return emit((struct bio *)bio, where >> 8, id, flags, status, true, false, (u8)where);
 }
 
 /* A request's bios, chained by bi_next: loop merges up to 320 of them. */
+#define RQ_WHERE(rq, ctx)	((u64)rq_dev(rq) << 8 | (ctx))
 /*
  * Lesson#4: the request-level tracepoints name a request, not a bio: one
  * event for each bio it carries, from the first (rq->bio) along bi_next.
@@ -385,8 +486,10 @@ __noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status, u32 where)
  * after it, ends later; left -1: none ends. A global function: the verifier
  * checks its loop once, but it takes plain numbers, not BTF pointers, so
  * its caller reads rq->bio with BPF_CORE_READ() and it reads the same way.
+ * where: the request's disk and the context, RQ_WHERE() (five arguments
+ * at most).
  */
-__noinline int rq_bios(u64 bio, u32 id, __s64 left, int status, u32 where)
+__noinline int rq_bios(u64 bio, u32 id, __s64 left, int status, u64 where)
 {
 	int i;
 
@@ -415,6 +518,7 @@ static __always_inline int on_function(struct pt_regs *ctx)
 {
 	u64 cookie = bpf_get_attach_cookie(ctx);
 	struct bio *bio;
+	u32 dev;
 
 	switch (CT_COOKIE_ARG(cookie)) {
 	case 0:
@@ -435,10 +539,11 @@ static __always_inline int on_function(struct pt_regs *ctx)
 	}
 	if (!bio)
 		return 0;
-	if (targ_dev && bio_dev_core(bio) != targ_dev)
+	dev = bio_dev_core(bio);
+	if (other_disk(dev, CT_COOKIE_FLAGS(cookie)))
 		return 0;
-	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, true, true,
-		    context(ctx));
+	return emit(bio, dev, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, true, true,
+		    event_context(ctx));
 }
 
 /* kprobe.multi (5.18, CONFIG_FPROBE): every function in one attachment. */
@@ -481,13 +586,15 @@ int bio_ret_kprobe(struct pt_regs *ctx)
 static __always_inline int on_fentry(void *ctx, struct bio *bio)
 {
 	u64 cookie = bpf_get_attach_cookie(ctx);
+	u32 dev;
 
 	if (!bio)
 		return 0;
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	dev = bio_dev(bio);
+	if (other_disk(dev, CT_COOKIE_FLAGS(cookie)))
 		return 0;
-	return emit(bio, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, false, true,
-		    context(ctx));
+	return emit(bio, dev, CT_COOKIE_IDX(cookie), CT_COOKIE_FLAGS(cookie), -1, false, true,
+		    event_context(ctx));
 }
 
 SEC("fentry/submit_bio")
@@ -540,35 +647,37 @@ int BPF_PROG(bio_fexit)
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(block_bio_queue_btf, struct bio *bio)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), CT_SUBMIT))
 		return 0;
-	return emit(bio, TP_BIO_QUEUE, CT_SUBMIT, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_BIO_QUEUE, CT_SUBMIT, -1, false, false,
+		    event_context(ctx));
 }
 
 /* Merged into a request already queued: behind its last bio, or before. */
 SEC("tp_btf/block_bio_backmerge")
 int BPF_PROG(block_bio_backmerge_btf, struct bio *bio)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), 0))
 		return 0;
-	return emit(bio, TP_BIO_BACKMERGE, 0, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_BIO_BACKMERGE, 0, -1, false, false, event_context(ctx));
 }
 
 SEC("tp_btf/block_bio_frontmerge")
 int BPF_PROG(block_bio_frontmerge_btf, struct bio *bio)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), 0))
 		return 0;
-	return emit(bio, TP_BIO_FRONTMERGE, 0, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_BIO_FRONTMERGE, 0, -1, false, false,
+		    event_context(ctx));
 }
 
 /* Sent on to another device (a partition to its disk, dm, md): bi_bdev is the new one. */
 SEC("tp_btf/block_bio_remap")
 int BPF_PROG(block_bio_remap_btf, struct bio *bio, dev_t dev, sector_t from)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), 0))
 		return 0;
-	return emit(bio, TP_BIO_REMAP, 0, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_BIO_REMAP, 0, -1, false, false, event_context(ctx));
 }
 
 /*
@@ -578,35 +687,37 @@ int BPF_PROG(block_bio_remap_btf, struct bio *bio, dev_t dev, sector_t from)
 SEC("tp_btf/block_split")
 int BPF_PROG(block_split_btf, struct bio *bio, unsigned int new_sector)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), CT_BEGIN))
 		return 0;
-	return emit(bio, TP_SPLIT, CT_BEGIN, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_SPLIT, CT_BEGIN, -1, false, false, event_context(ctx));
 }
 
 /* A new request for the bio. */
 SEC("tp_btf/block_getrq")
 int BPF_PROG(block_getrq_btf, struct bio *bio)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), 0))
 		return 0;
-	return emit(bio, TP_GETRQ, 0, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_GETRQ, 0, -1, false, false, event_context(ctx));
 }
 
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(block_rq_insert_btf, struct request *rq)
 {
-	if (targ_dev && rq_dev(rq) != targ_dev)
+	if (targ_dev && !stacking && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_INSERT, -1, -1, context(ctx));
+	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_INSERT, -1, -1,
+		       RQ_WHERE(rq, event_context(ctx)));
 }
 
 /* The driver takes the request. */
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(block_rq_issue_btf, struct request *rq)
 {
-	if (targ_dev && rq_dev(rq) != targ_dev)
+	if (targ_dev && !stacking && rq_dev(rq) != targ_dev)
 		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_ISSUE, -1, -1, context(ctx));
+	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_ISSUE, -1, -1,
+		       RQ_WHERE(rq, event_context(ctx)));
 }
 
 /*
@@ -617,20 +728,66 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	if (targ_dev && rq_dev(rq) != targ_dev)
+	if (targ_dev && !stacking && rq_dev(rq) != targ_dev)
 		return 0;
 	/* a write's flush data step ends no bio: left -1 */
 	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_COMPLETE,
-		       rq_flush_data_step(rq) ? -1 : (__s64)nr_bytes, error, context(ctx));
+		       rq_flush_data_step(rq) ? -1 : (__s64)nr_bytes, error,
+		       RQ_WHERE(rq, event_context(ctx)));
 }
 
 /* Bio-based disks (zram, dm, md) end each bio with this one. */
 SEC("tp_btf/block_bio_complete")
 int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
 {
-	if (targ_dev && bio_dev(bio) != targ_dev)
+	if (other_disk(bio_dev(bio), CT_END))
 		return 0;
-	return emit(bio, TP_BIO_COMPLETE, CT_END, -1, false, false, context(ctx));
+	return emit(bio, bio_dev(bio), TP_BIO_COMPLETE, CT_END, -1, false, false,
+		    event_context(ctx));
+}
+
+/*
+ * Lesson#8: a loop worker starts on its list of requests, ends, or its
+ * work is queued again while it runs (a request was added). These three
+ * run in every door: the workqueue's own tracepoints.
+ */
+SEC("tp_btf/workqueue_execute_start")
+int BPF_PROG(loop_work_start, struct work_struct *work)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	struct loop_seen s = {};
+	struct list_head *head;
+
+	s.head = loop_list_head(work);
+	if (!s.head)
+		return 0;
+	bpf_map_delete_elem(&requeued, &s.head);
+	head = (void *)s.head;
+	loop_read(&s, (u64)BPF_CORE_READ(head, next));
+	if (bpf_map_update_elem(&serving, &tid, &s, BPF_ANY))
+		ct_inc(CT_STACK_FULL);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_end")
+int BPF_PROG(loop_work_end, struct work_struct *work)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+
+	if (loop_list_head(work))
+		bpf_map_delete_elem(&serving, &tid);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_queue_work")
+int BPF_PROG(loop_work_queued, int cpu, struct pool_workqueue *pwq, struct work_struct *work)
+{
+	u64 head = loop_list_head(work);
+	u8 one = 1;
+
+	if (head && bpf_map_update_elem(&requeued, &head, &one, BPF_ANY))
+		ct_inc(CT_STACK_FULL);
+	return 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

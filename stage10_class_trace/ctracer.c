@@ -8,18 +8,21 @@
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
-#include <signal.h>
 #include <string.h>
 #include <bpf/btf.h>
 #include "bio_trees.h"
 #include "btf_modules.h"
 #include "btf_scan.h"
 #include "call_graph.h"
+#include "disk_name.h"
 #include "mass_attach.h"
+#include "pid_arg.h"
 #include "req_opf.h"
 #include "sector_range.h"
 #include "summary.h"
 #include "tracer.h"
+#include "tree_jsonl.h"
+#include "tree_summary.h"
 #include "tree_view.h"
 #include "ctracer.h"
 #include "ctracer.skel.h"
@@ -33,28 +36,30 @@ static struct {
 	double tree_timeout;	/* --tree-timeout: seconds a tree may wait for its end */
 } opt = { .tree_timeout = 5 };
 
-enum { OPT_LIST = 0x200, OPT_JSON, OPT_HTML, OPT_TREE_TIMEOUT };
+enum { OPT_LIST = 0x200, OPT_TRACE_JSON, OPT_HTML, OPT_TREE_TIMEOUT };
 
 static const struct argp_option options[] = {
 	{ "list", OPT_LIST, NULL, 0, "List the functions that take a struct bio *, and exit", 0 },
-	{ "pid", 'p', "PID", 0, "Only the bios this process submits (all its threads)", 0 },
+	{ "pid", 'p', "PID", 0,
+	  "Only the bios this process submits (all its threads; a thread ID: its process)", 0 },
 	{ "returns", 'r', NULL, 0,
 	  "Each function's return too, with its duration (function doors; 2-3 times the attach time)", 0 },
 	{ "sectors", 's', "START[-END]", 0,
 	  "Only the bios that meet these sectors (512 bytes) when submitted", 0 },
-	{ "json", OPT_JSON, "FILE", 0, "Also write the bios as Chrome trace events (Perfetto, speedscope)", 0 },
+	{ "trace-json", OPT_TRACE_JSON, "FILE", 0,
+	  "Also write the bios as Chrome trace events (Perfetto, speedscope)", 0 },
 	{ "html", OPT_HTML, "FILE", 0, "Also write a page of each bio's timeline and call tree", 0 },
 	{ "tree-timeout", OPT_TREE_TIMEOUT, "SECONDS", 0,
 	  "Print a bio's tree without its end after SECONDS with no event (default 5)", 0 },
 	{},
 };
 
-static struct tree_view view;	/* --json, --html */
+static struct tree_view view;	/* --trace-json, --html */
+static struct tree_jsonl jl;	/* -j */
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	char *end;
-	long pid;
 
 	switch (key) {
 	case 'r':
@@ -69,7 +74,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_LIST:
 		opt.list = true;
 		break;
-	case OPT_JSON:
+	case OPT_TRACE_JSON:
 		view.json_path = arg;
 		break;
 	case OPT_HTML:
@@ -84,13 +89,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				   "not '%s'", arg);
 		break;
 	case 'p':
-		pid = parse_positive(arg, 0x7fffffff);
-		if (pid < 0)
-			argp_error(state, "-p needs a process ID, not '%s'", arg);
-		/* EPERM still means it exists; only ESRCH is no such process */
-		if (kill(pid, 0) && errno == ESRCH)
-			argp_error(state, "-p: no process %ld (see ps)", pid);
-		opt.pid = pid;
+		opt.pid = parse_pid_arg(state, arg);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -100,6 +99,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 
 static const struct argp_child children[] = {
 	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
 	{},
 };
 
@@ -116,7 +116,8 @@ static const struct argp argp = {
 	       "  ctracer -d sda -p 1234     # only the bios process 1234 submits\n"
 	       "  ctracer -a kprobe -d sda   # kprobe.multi: hundreds attached at once\n"
 	       "  ctracer -r -d sda -s 2048  # the bios at sector 2048, with each return\n"
-	       "  ctracer -d sda --html b.html --json b.json  # a page; JSON for Perfetto\n"
+	       "  ctracer -d sda -j > bios.jsonl  # a JSON object per bio (docs/json.md)\n"
+	       "  ctracer -d sda --html b.html --trace-json b.json  # a page; one for Perfetto\n"
 	       "  ctracer -a tracepoint      # the block tracepoints only",
 };
 
@@ -145,12 +146,10 @@ static int load_vmlinux(const char *name)
 	return vmlinux ? 0 : -1;
 }
 
-/* A module's functions; its name lives as long as the list. */
+/* A module's functions; the list keeps a copy of its name. */
 static int scan_module(const struct btf *mod, const char *module, void *arg)
 {
-	char *name = strdup(module);
-
-	return name ? btf_scan_bio(mod, btf__type_cnt(vmlinux), name, &funcs) : -ENOMEM;
+	return btf_scan_bio(mod, btf__type_cnt(vmlinux), module, &funcs);
 }
 
 /*
@@ -181,21 +180,6 @@ static int discover(const char *name)
 			"some may refuse to attach\n", name, path,
 			err == -ENODATA ? "empty" : strerror(-err));
 	return 0;
-}
-
-static void list_funcs(void)
-{
-	int mods = 0;
-
-	for (int i = 0; i < funcs.n; i++) {
-		printf("%-44s arg%d%s%s\n", funcs.f[i].name, funcs.f[i].arg + 1,
-		       funcs.f[i].module ? "  " : "", funcs.f[i].module ? funcs.f[i].module : "");
-		mods += funcs.f[i].module != NULL;
-	}
-	printf("%d functions take a struct bio * (%d in modules)\n", funcs.n, mods);
-	printf("Skipped: %d tracepoint glue, %d with the bio after argument %d, "
-	       "%d repeated names, %d not in available_filter_functions\n",
-	       funcs.glue, funcs.far_arg, BIO_ARG_MAX, funcs.dup, funcs.not_traceable);
 }
 
 /* What a function means for a bio's life; the rest only pass it along. */
@@ -234,7 +218,9 @@ static int choose_door(const char *name, struct ctracer_bpf *skel, int *missing)
 	}
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *sec = bpf_program__section_name(prog);
-		bool keep = door == DOOR_TRACEPOINT && !strncmp(sec, "tp_btf/", 7);
+		bool keep = door == DOOR_TRACEPOINT && !strncmp(sec, "tp_btf/block_", 13);
+
+		keep |= !strncmp(sec, "tp_btf/workqueue_", 17);	/* loop workers: every door */
 
 		if (keep && tp_missing(vmlinux, sec + 7)) {
 			keep = false;
@@ -289,7 +275,7 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 			err = mass_attach_kprobes(&ma, skel->progs.bio_ret_multi,
 						  skel->progs.bio_ret_kprobe, true);
 	} else {
-		err = mass_attach_loaded(&ma, skel->obj);
+		err = mass_attach_loaded(&ma, skel->obj, "tp_btf/block_");
 		total = ma.attached + ma.refused + missing;
 	}
 	how = door == DOOR_TRACEPOINT ? how : ma.how;
@@ -312,6 +298,14 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 		fprintf(stderr, "%s: nothing attached\n", name);
 		return -ENOENT;
 	}
+	/* Lesson#8: the loop workers, whose bios go below (ctracer.bpf.c) */
+	skel->links.loop_work_start = bpf_program__attach(skel->progs.loop_work_start);
+	skel->links.loop_work_end = bpf_program__attach(skel->progs.loop_work_end);
+	skel->links.loop_work_queued = bpf_program__attach(skel->progs.loop_work_queued);
+	if (!skel->links.loop_work_start || !skel->links.loop_work_end ||
+	    !skel->links.loop_work_queued)
+		fprintf(stderr, "%s: the workqueue tracepoints refused: bios sent below a loop "
+			"device are not linked\n", name);
 	tree_view_begin(&view, door_name(door), how);
 	return 0;
 }
@@ -328,8 +322,8 @@ static struct bio_trees trees = {
 /* After its end a bio is still handed to a few functions (its bi_end_io …). */
 #define TREE_GRACE 0.1
 
-static unsigned long long n_bios, no_end, no_submit, no_return, late_returns;
-static unsigned long long unfinished;	/* closed by --tree-timeout */
+/* unfinished: trees closed by --tree-timeout */
+static unsigned long long n_bios, no_end, no_submit, no_return, late_returns, unfinished;
 static struct btt_hists btt;	/* where the bios' time went, per phase */
 
 static const char *point_name(__u32 id)
@@ -383,15 +377,17 @@ static int lay_out(const struct bio_tree *t, struct call_row *rows)
  * Lesson#5: like ftrace's function graph, one line per function the
  * bio went through (tree_view.c): time since its first event, CPU,
  * context, task, function (nested, with its duration, under -r), and the
- * bio's fields where they changed. --json and --html get the same rows.
+ * bio's fields where they changed. --trace-json, --html and -j get the
+ * same rows.
  */
 static void print_tree(const struct bio_tree *t)
 {
 	const struct ct_event *first = t->ev, *last = first + t->n - 1;
 	struct call_row *rows = calloc(t->n, sizeof(*rows));
 	struct btt_marks marks = {};
+	struct tree_bio b;
 	__u64 parent = 0;	/* chained: seen once bio_chain() has run */
-	char task[40];
+	char task[40], disk[32];
 	int n;
 
 	if (!rows)
@@ -399,27 +395,34 @@ static void print_tree(const struct bio_tree *t)
 	for (int i = 0; i < t->n && !parent; i++)
 		parent = first[i].parent;
 	n = lay_out(t, rows);
-	tree_view_bio(&view, &(struct tree_bio){ .addr = t->bio, .parent = parent,
-		      .events = t->n, .submitted = t->flags & CT_SUBMIT, .ended = t->flags & CT_END,
-		      .sector = first->sector, .size = first->size, .opf = first->opf,
-		      .first = first->ts, .last = last->ts });
+	b = (struct tree_bio){ .addr = t->bio, .parent = parent, .stacked = t->flags & CT_STACKED,
+		.disk = disk_name(first->dev, disk, sizeof(disk)), .events = t->n,
+		.submitted = t->flags & CT_SUBMIT, .ended = t->flags & CT_END,
+		.sector = first->sector, .size = first->size, .opf = first->opf,
+		.first = first->ts, .last = last->ts };
+	tree_view_bio(&view, &b);
+	tree_jsonl_bio(&jl, &b);
 	for (int i = 0; i < n; i++) {
 		const struct call_row *r = &rows[i];
 		const struct ct_event *e = &first[r->ev];
+		struct tree_row row;
 
 		snprintf(task, sizeof(task), "%.16s-%u", e->comm, e->pid);
 		/* Lesson#6: blktrace's phases, from the points this door has */
 		if (!r->close)
 			btt_mark(&marks, point_name(e->id), e->flags & CT_END, e->ts);
-		tree_view_row(&view, &(struct tree_row){ .point = point_name(e->id),
-			      .ctx = ctx_name(e->ctx), .task = task, .ts = e->ts,
-			      .at = (r->close ? e->ts + r->dur : e->ts) - first->ts, .dur = r->dur,
-			      .sector = e->sector, .size = e->size, .opf = e->opf, .status = e->status,
-			      .end = e->flags & CT_END, .cpu = e->cpu, .depth = r->depth,
-			      .leaf = r->leaf, .close = r->close });
+		row = (struct tree_row){ .point = point_name(e->id), .ctx = ctx_name(e->ctx),
+			.task = task, .comm = e->comm, .tid = e->pid, .ts = e->ts,
+			.at = (r->close ? e->ts + r->dur : e->ts) - first->ts, .dur = r->dur,
+			.sector = e->sector, .size = e->size, .opf = e->opf, .status = e->status,
+			.end = e->flags & CT_END, .cpu = e->cpu, .depth = r->depth,
+			.leaf = r->leaf, .close = r->close };
+		tree_view_row(&view, &row);
+		tree_jsonl_row(&jl, &row);
 	}
 	btt_add(&btt, &marks);
 	tree_view_bio_end(&view, &marks);
+	tree_jsonl_bio_end(&jl, &marks);
 	free(rows);
 	if (!(t->flags & CT_SUBMIT) && !parent)
 		no_submit++;
@@ -480,41 +483,33 @@ static int tick(void *arg)
 	return 0;
 }
 
-/* What the kernel's counters and the trees say was lost: the Lost: lines. */
-static void losses(struct ctracer_bpf *skel, const __u64 *total)
+/*
+ * At exit (tree_summary.c): where the bios' time went, the counts, and
+ * what the kernel's counters (total: ctstats) and the trees say was lost.
+ */
+static void summary(struct ctracer_bpf *skel, const __u64 *total)
 {
 	const struct loss lost[] = {
-		{ NULL, "events the ring buffer had no room for", total[CT_RB_DROP] },
-		{ NULL, "bios not followed (-p, -s: map full)", total[CT_PID_FULL] },
-		{ NULL, "rq->bio walks cut short", total[CT_WALK_CUT] },
-		{ NULL, "returns not followed (-r: calls map full)", total[CT_CALLS_FULL] },
-		{ NULL, "events missed by the kprobe (another kprobe was running)", ma.kprobe_missed },
-		{ NULL, "events missed by recursion", recursion_misses(skel->obj) + ma.recursion_misses },
-		{ NULL, "returns that came after their bio's tree was printed", late_returns },
+		{ "ring_buffer_full", "events the ring buffer had no room for", total[CT_RB_DROP] },
+		{ "followed_map_full", "bios not followed (-p, -s: map full)", total[CT_PID_FULL] },
+		{ "walk_cut", "rq->bio walks cut short", total[CT_WALK_CUT] },
+		{ "calls_map_full", "returns not followed (-r: calls map full)",
+		  total[CT_CALLS_FULL] },
+		{ "kprobe_missed", "events missed by the kprobe (another kprobe was running)",
+		  ma.kprobe_missed },
+		{ "recursion_missed", "events missed by recursion",
+		  recursion_misses(skel->obj) + ma.recursion_misses },
+		{ "late_returns", "returns that came after their bio's tree was printed",
+		  late_returns },
+		{ "stacked_map_full", "bios sent below not linked (stacked or serving map full)",
+		  total[CT_STACK_FULL] },
 	};
 
-	lost_lines(stdout, lost, ARRAY_SIZE(lost));
-}
-
-static void summary(struct ctracer_bpf *skel)
-{
-	__u64 total[CT_STAT_MAX] = {};
-
-	read_counters(skel->maps.ctstats, total, CT_STAT_MAX);
-	btt_print(stdout, &btt);	/* nothing under -q: no bio was sent */
-	printf("Events: hits %llu", (unsigned long long)total[CT_EVENTS]);
-	if (!env.quiet)		/* -q: the bios are not sent, so not known */
-		printf(", bios %llu", n_bios);
-	printf("\n");
-	/* I/O under way at the run's edges: not lost, said apart */
-	if (no_submit || no_end || no_return)
-		printf("In flight at start: %llu bios seen without their submit; at exit: "
-		       "%llu bios without their end, %llu calls without their return\n",
-		       no_submit, no_end, no_return);
-	if (unfinished)
-		printf("Unfinished: %llu bios printed without their end after %g s with no event "
-		       "(--tree-timeout)\n", unfinished, opt.tree_timeout);
-	losses(skel, total);
+	tree_summary_print(stdout, &btt, &(struct tree_counts){ .hits = total[CT_EVENTS],
+			   .bios = n_bios, .no_submit = no_submit, .no_end = no_end,
+			   .no_return = no_return, .unfinished = unfinished,
+			   .unlinked = total[CT_STACK_UNLINKED],
+			   .tree_timeout = opt.tree_timeout }, lost, ARRAY_SIZE(lost));
 }
 
 int main(int argc, char **argv)
@@ -522,24 +517,26 @@ int main(int argc, char **argv)
 	struct tracer t = TRACER_INIT("ctracer");
 	struct ring_buffer *rb = NULL;
 	struct ctracer_bpf *skel = NULL;
+	__u64 total[CT_STAT_MAX] = {};	/* ctstats, summed over the CPUs */
 	int err = 1, missing;
 
 	parse_args(&argp, argc, argv, NULL);
 	if (opt.list) {
 		err = load_vmlinux(t.name) || discover(t.name);
 		if (!err)
-			list_funcs();
+			bio_funcs_print(&funcs, stdout);
 		goto cleanup;
 	}
 	if (env.quiet && (view.json_path || view.html_path)) {
-		fprintf(stderr, "%s: -q sends no events: nothing for --json or --html "
+		fprintf(stderr, "%s: -q sends no events: nothing for --trace-json or --html "
 			"(try --help)\n", t.name);
 		return 2;
 	}
 	if (tracer_preflight(t.name) || load_vmlinux(t.name) || tree_view_open(&view, t.name))
 		goto cleanup;
-	view.quiet = env.quiet;
-	view.names = &req_names;
+	view.quiet = env.quiet || env.json;	/* -j: objects, not the trees' lines */
+	view.names = jl.names = &req_names;
+	jl.on = env.json;
 	req_names_read(&req_names, vmlinux);
 
 	skel = ctracer_bpf__open();
@@ -565,6 +562,7 @@ int main(int argc, char **argv)
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
 	if (!rb) {
 		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
+		err = 1;	/* the load left it 0 */
 		goto cleanup;
 	}
 	err = attach(t.name, skel, missing);
@@ -583,7 +581,8 @@ int main(int argc, char **argv)
 	if (!err && !env.quiet)
 		flush_trees(0, true);
 	if (!err) {
-		summary(skel);
+		read_counters(skel->maps.ctstats, total, CT_STAT_MAX);
+		summary(skel, total);
 		err = tracer_output_ok(&t);
 	}
 	if (tree_view_close(&view, t.name))

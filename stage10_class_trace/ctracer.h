@@ -27,6 +27,7 @@ enum ct_tp {
 #define CT_SUBMIT	0x2	/* submitted: submit_bio(), block_bio_queue */
 #define CT_END		0x4	/* ended: bio_endio(), a completion */
 #define CT_RET		0x8	/* a function returned (-r): no fields read */
+#define CT_STACKED	0x10	/* parent: the bio a stacked device sent this one for */
 
 /* Where the event ran (ct_event.ctx), from the CPU's preempt count. */
 enum ct_ctx {
@@ -42,13 +43,14 @@ enum ct_ctx {
 /* One function (or tracepoint) a bio went through, sent by ring buffer. */
 struct ct_event {
 	__u64 bio;		/* its address: the key of its tree */
-	__u64 parent;		/* a split part: the bio it was cut from */
+	__u64 parent;		/* a split part: the bio it was cut from; CT_STACKED: above */
 	__u64 ts;		/* bpf_ktime_get_ns() */
 	__u64 sector;		/* bi_iter.bi_sector, 512-byte units */
 	__u32 size;		/* bi_iter.bi_size, bytes */
 	__u32 opf;		/* bi_opf: REQ_OP_* in the low 8 bits, flags above */
 	__u32 id;		/* function index (its cookie) or enum ct_tp */
 	__u32 pid;		/* thread: in an interrupt, whoever ran there */
+	__u32 dev;		/* its disk, as the kernel numbers it (MAJOR << 20 | MINOR) */
 	__u16 cpu;
 	__u8 status;		/* bi_status, or the request's error at completion */
 	__u8 flags;		/* CT_SUBMIT, CT_END, CT_RET */
@@ -63,6 +65,8 @@ enum ct_stat {
 	CT_PID_FULL,		/* -p: bios the followed map could not hold */
 	CT_WALK_CUT,		/* rq->bio walks cut at the bound */
 	CT_CALLS_FULL,		/* -r: entries the calls map could not hold */
+	CT_STACK_UNLINKED,	/* bios a loop worker sent while it had several requests */
+	CT_STACK_FULL,		/* stacked bios the stacked or serving map could not hold */
 	CT_STAT_MAX,
 };
 

@@ -66,6 +66,26 @@ if [ -x "$C" ]; then
 		sh -c "[ \$(wc -l <'$T_TMP/err') -eq 2 ] && sed -n 2p '$T_TMP/err' | grep -q 'Try .*--help'"
 	"$C" -p $$ --list >/dev/null 2>"$T_TMP/err"
 	is "$?" 0 "ctracer -p \$\$ (this shell) is accepted"
+	# a thread's ID is taken for its process: the BPF side compares the
+	# TGID. Ground truth: a thread of a process we start, from /proc/PID/task
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c 'import os, threading, time
+threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+print(os.getpid(), flush=True)
+time.sleep(60)' >"$T_TMP/py.out" &
+		wait_for 30 test -s "$T_TMP/py.out"
+		py=$(cat "$T_TMP/py.out")
+		wait_for 30 sh -c "[ \$(ls /proc/$py/task | wc -l) -ge 2 ]"
+		tid=$(ls "/proc/$py/task" | grep -vx "$py" | head -n 1)
+		"$C" -p "$tid" --list >/dev/null 2>"$T_TMP/err"
+		is "$?" 0 "ctracer -p $tid (a thread of process $py) is accepted"
+		is "$(head -n 1 "$T_TMP/err")" \
+			"ctracer: -p $tid is a thread of process $py: following the process" \
+			"ctracer -p $tid: says it follows process $py, in one line"
+		kill "$py" 2>/dev/null
+	else
+		skip "ctracer -p THREAD" "needs python3 to start a process with a thread"
+	fi
 	if [ "$(id -u)" -eq 0 ] && as_nobody true; then
 		as_nobody "$C" -p 1 --list >/dev/null 2>"$T_TMP/err"
 		is "$?" 0 "ctracer -p 1 as nobody (EPERM, but it exists) is accepted"

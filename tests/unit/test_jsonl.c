@@ -60,6 +60,14 @@ int main(void)
 	       "a string escaped; a number with six decimals");
 
 	capture();
+	json_begin("bio");
+	json_bool("ended", true);
+	json_bool("submitted", false);
+	json_end();
+	is_str(captured(), "{\"type\":\"bio\",\"ended\":true,\"submitted\":false}\n",
+	       "booleans as JSON's true and false");
+
+	capture();
 	json_begin("stack");
 	json_u64s("counts", v, 3);
 	json_strs("frames", s, 2);
