@@ -43,7 +43,8 @@ struct bio_tree *bio_tree_add(struct bio_trees *s, __u64 bio, const void *e, uns
 		*bucket(s, bio) = t;
 	}
 	if (t->n == t->cap) {
-		int cap = t->cap ? t->cap * 2 : 16;
+		/* the tracepoint door sends a bio 4 or 5 events: room for 4 first */
+		int cap = t->cap ? t->cap * 2 : 4;
 		void *ev = realloc(t->ev, cap * s->size);
 
 		if (!ev) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "btf_scan.h"
+#include "tracefs.h"
 
 /* const, volatile, restrict, typedef and type tags say nothing of the shape. */
 static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
@@ -211,6 +212,20 @@ void bio_funcs_sort(struct bio_funcs *fs)
 		fs->f[kept++] = fs->f[i];
 	}
 	fs->n = kept;
+}
+
+void bio_funcs_traceable(struct bio_funcs *fs, const char *name)
+{
+	char path[512];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/available_filter_functions",
+		 tracefs_mount() ? "/sys/kernel/tracing" : tracefs_root());
+	err = bio_funcs_filter(fs, path);
+	if (err)
+		fprintf(stderr, "%s: cannot read %s (%s): keeping BTF's list, "
+			"some may refuse to attach\n", name, path,
+			err == -ENODATA ? "empty" : strerror(-err));
 }
 
 void bio_funcs_print(const struct bio_funcs *fs, FILE *out)

@@ -54,6 +54,11 @@ int btf_scan_bio(const struct btf *btf, __u32 first_id, const char *module,
  * 0, or -errno when path cannot be read (fs unchanged).
  */
 int bio_funcs_filter(struct bio_funcs *fs, const char *path);
+/*
+ * bio_funcs_filter() with tracefs' list; when it cannot be read, one
+ * line on stderr (prefixed name) says so and the list stays whole.
+ */
+void bio_funcs_traceable(struct bio_funcs *fs, const char *name);
 
 /*
  * Sort by name and drop a name seen before (static functions of one name

@@ -25,6 +25,7 @@ struct loop_seen {
 	u64 bio[LOOP_SEEN_MAX];		/* its first bio then */
 	u32 n;
 	bool cut;			/* more requests than LOOP_SEEN_MAX */
+	u64 queued;			/* loop works queued before the worker started */
 };
 
 /* loop.c's own types: in the kernel's BTF, or in the loop module's. */
@@ -101,7 +102,8 @@ static __always_inline void loop_read(struct loop_seen *s, u64 first)
  * since), the last one seen was taken last only if no request came and
  * went unseen: sure when the worker serves a request to its end before
  * it takes the next (use_aio off), or when nothing was added since it
- * started (requeued: workqueue_queue_work of its work). Either way the
+ * started (requeued: a loop work was queued since; any loop device's,
+ * so with several busy it is "not known" more often). Either way the
  * request must still carry the bio seen: once ended, it may serve another.
  */
 struct loop_cmd___aio {

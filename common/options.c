@@ -73,6 +73,18 @@ unsigned int disk_to_dev(const char *name)
 	return (maj << 20) | min;
 }
 
+double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || !isfinite(v) || v > 1e7)
+		return -1;
+	return v;
+}
+
 long parse_positive(const char *s, long max)
 {
 	char *end;
@@ -89,8 +101,6 @@ long parse_positive(const char *s, long max)
 
 static error_t common_parse(int key, char *arg, struct argp_state *state)
 {
-	char *end;
-
 	switch (key) {
 	case 'a':
 		if (door_from_name(arg, &env.door))
@@ -104,10 +114,8 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 			argp_error(state, "no such disk '%s' (see lsblk)", arg);
 		break;
 	case OPT_DURATION:
-		errno = 0;
-		env.duration = strtod(arg, &end);
-		if (errno || end == arg || *end || !(env.duration > 0) ||
-		    !isfinite(env.duration) || env.duration > 1e7)
+		env.duration = parse_seconds(arg);
+		if (env.duration < 0)
 			argp_error(state, "--duration needs a positive number of seconds, not '%s'", arg);
 		break;
 	case 'q':

@@ -30,6 +30,9 @@ extern const struct argp json_argp;
  */
 int parse_args(const struct argp *argp, int argc, char **argv, void *input);
 
+/* Seconds (--duration): a positive number up to 1e7; -1 when s is anything else. */
+double parse_seconds(const char *s);
+
 /* Parse a whole positive decimal number; -1 when s is anything else. */
 long parse_positive(const char *s, long max);
 

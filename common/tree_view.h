@@ -25,7 +25,7 @@ struct tree_view {
 	int rows;		/* rows of the bio being written */
 	__u64 sector;		/* the fields of its last row but "}" lines */
 	__u32 size, opf;
-	__u64 base;		/* the first bio written's first event: 0 in --trace-json */
+	__u64 base;		/* 0 in --trace-json: set before any event, else the first bio's */
 	__u64 first, last;	/* the bio's first and last event's time */
 };
 

@@ -18,7 +18,7 @@
 set -e
 
 BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
-RUN="fio uftrace util-linux perl"
+RUN="fio uftrace util-linux perl blktrace"
 VM="busybox-static e2fsprogs cpio zstd binutils"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"

@@ -6,14 +6,19 @@
 #   - its RSS stays flat,
 #   - every submit is matched by a completion, or the loss is reported
 #     (the gap between the Events counts is covered by Lost: lines).
+# Stage 10's ctracer has no start map: it holds each bio's tree in user
+# space until the bio ends, so it runs with its trees printed (to a
+# filter that keeps the summary) and its memory is what is watched.
 # Opt-in, root, not part of make test. Results: docs/soak.md.
 #
 #   scripts/soak.sh [-m MINUTES] [-d DEV] [-l] STAGE...
-#     STAGE   a number (03) or a stage folder; a bio_trace stage
+#     STAGE   a number (03, 10) or a stage folder: a bio_trace stage, or
+#             stage 10's ctracer
 #     -m      minutes per stage (default 10)
 #     -d      a scratch block device to use (default: a loop device over
 #             a file in /dev/shm); its contents are overwritten
 #     -l      keep the per-event lines (read, thrown away) instead of -q
+#             (ctracer always prints its trees)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BPF_OBJ=$ROOT/tests/bin/bpf_obj
@@ -35,13 +40,18 @@ while getopts m:d:l opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || usage
+case $MINUTES in
+'' | *[!0-9]*) echo "soak: -m needs whole minutes, not '$MINUTES'" >&2; exit 2 ;;
+esac
 [ "$(id -u)" -eq 0 ] || { echo "soak: must be run as root" >&2; exit 1; }
 command -v fio >/dev/null || { echo "soak: needs fio (apt-get install fio)" >&2; exit 1; }
 [ -x "$BPF_OBJ" ] || { echo "soak: $BPF_OBJ is not built (make helpers)" >&2; exit 1; }
 
 TMP=$(mktemp -d /tmp/soak.XXXXXX)
-LOOP= BACKING=
+LOOP= BACKING= pid=
 cleanup() {
+	# a stage still running (the script stopped early): end it first
+	[ -n "$pid" ] && kill -INT $pid 2>/dev/null && wait $pid
 	[ -n "$LOOP" ] && losetup -d "/dev/$LOOP"
 	[ -n "$BACKING" ] && rm -f "$BACKING"
 	rm -rf "$TMP"
@@ -57,8 +67,8 @@ if [ -z "$DEV" ]; then
 	DEV=$LOOP
 fi
 
-rss() {	# rss PID: resident set, kB
-	sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$1/status"
+rss() {	# rss PID [FIELD]: resident set (or RssAnon, RssFile), kB
+	sed -n "s/^${2:-VmRSS}:[[:space:]]*\([0-9]*\).*/\1/p" "/proc/$1/status"
 }
 
 entries() {	# entries MAP-ID: entries in it now, "-" without a map
@@ -67,10 +77,24 @@ entries() {	# entries MAP-ID: entries in it now, "-" without a map
 
 # soak_one STAGE-DIR: prints one report line per sample, then the verdict.
 soak_one() {
-	s=$1/bio_trace
 	name=$(basename "$1")
-	[ -x "$s" ] || { echo "$name: no bio_trace built here; skipped"; return 0; }
-	"$s" $QUIET -d "$DEV" >"$TMP/out" 2>"$TMP/err" &
+	if [ -x "$1/bio_trace" ]; then
+		s=$1/bio_trace args="$QUIET -d $DEV" mapname=start
+	elif [ -x "$1/ctracer" ]; then
+		# its trees printed: what it holds per bio is the memory to watch
+		s=$1/ctracer args="-d $DEV" mapname=
+	else
+		echo "$name: no bio_trace or ctracer built here; skipped"
+		return 0
+	fi
+	# The per-event lines (indented, or "bio 0x…") are read and thrown
+	# away here; the summary's lines are kept in $TMP/out.
+	rm -f "$TMP/pipe"
+	mkfifo "$TMP/pipe" || return 1
+	grep -v '^ \|^bio ' <"$TMP/pipe" >"$TMP/out" &
+	gpid=$!
+	: >"$TMP/err"	# there before the first look: the job creates it later
+	"$s" $args >"$TMP/pipe" 2>"$TMP/err" &
 	pid=$!
 	i=0
 	until grep -q "Hit Ctrl-C" "$TMP/err" || [ $i -ge 100 ]; do
@@ -78,8 +102,9 @@ soak_one() {
 		i=$((i + 1))
 	done
 	kill -0 $pid 2>/dev/null || { echo "$name: did not start: $(cat "$TMP/err")"; return 1; }
-	map=$("$BPF_OBJ" map-id $pid start 2>/dev/null)
-	rss0=$(rss $pid) rss_max=$rss0 idle_max=0 fail=0 ios=0
+	map=
+	[ -n "$mapname" ] && map=$("$BPF_OBJ" map-id $pid $mapname 2>/dev/null)
+	rss0=$(rss $pid) rss_max=$rss0 idle_max=0 fail=0 ios=0 rss1= cycle=0
 	echo "$name: pid $pid, start map ${map:-none}, RSS $rss0 kB, $MINUTES min of" \
 		"${BURST} s fio + ${PAUSE} s pause on /dev/$DEV"
 	end=$(($(date +%s) + MINUTES * 60))
@@ -98,17 +123,23 @@ soak_one() {
 		sleep $PAUSE
 		idle=$(entries "$map")	# after the pause: should be about empty
 		now=$(rss $pid)
+		cycle=$((cycle + 1))
+		[ $cycle -eq 1 ] && rss1=$now
 		[ "$now" -gt "$rss_max" ] && rss_max=$now
 		[ "$idle" != - ] && [ "$idle" -gt "$idle_max" ] && idle_max=$idle
-		echo "  $(date +%T) fio ios $n, map entries mid-burst $busy, idle $idle, RSS $now kB"
+		echo "  $(date +%T) fio ios $n, map entries mid-burst $busy, idle $idle," \
+			"RSS $now kB (anon $(rss $pid RssAnon), file $(rss $pid RssFile))"
 		kill -0 $pid 2>/dev/null || { echo "$name: died: $(cat "$TMP/err")"; return 1; }
 	done
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	sed 's/^/  /' "$TMP/out" | grep -E '^  (Events|Lost):'
+	pid=
+	wait $gpid
+	sed 's/^/  /' "$TMP/out" | grep -E '^  (Events|Lost|In flight|Unfinished):'
 	# Verdicts. A handful of idle entries are bios of other I/O still in flight.
 	[ $rc -eq 0 ] || { echo "  FAIL exit status $rc"; fail=1; }
+	[ -z "$mapname" ] && { ctracer_verdict; return $fail; }
 	if [ $((rss_max - rss0)) -gt 1024 ]; then
 		echo "  FAIL RSS grew from $rss0 to $rss_max kB"
 		fail=1
@@ -136,6 +167,35 @@ soak_one() {
 	[ $fail -eq 0 ] && echo "  PASS $ios fio I/Os; $gap unmatched, all reported;" \
 		"idle map max $idle_max; RSS $rss0 -> $rss_max kB"
 	return $fail
+}
+
+# ctracer_verdict: stage 10's checks, after soak_one's run (its variables).
+# Its memory holds the trees of the bios under way, so the first burst
+# sets its working set: from then on RSS must stay flat. Its Events line
+# is "hits H, bios B": every fio I/O is a bio, unless the ring buffer had
+# no room for its events, which Lost: then reports; a tree printed without
+# its end (Unfinished, or without its end at exit) lost that end there too.
+ctracer_verdict() {
+	if [ $((rss_max - ${rss1:-$rss0})) -gt 1024 ]; then
+		echo "  FAIL RSS grew after the first cycle: $rss0, then ${rss1:-?}, up to $rss_max kB"
+		fail=1
+	fi
+	bios=$(sed -n 's/^Events: .*, bios \([0-9]*\).*/\1/p' "$TMP/out")
+	lost=$(sed -n 's/^Lost: \([0-9]*\) .*/\1/p' "$TMP/out" | awk '{ s += $1 } END { print s + 0 }')
+	unfin=$(sed -n 's/^Unfinished: \([0-9]*\) .*/\1/p' "$TMP/out")
+	noend=$(sed -n 's/^In flight at start: .* at exit: \([0-9]*\) .*/\1/p' "$TMP/out")
+	if [ "${bios:-0}" -lt $((ios - lost)) ]; then
+		echo "  FAIL $ios fio I/Os, only ${bios:-0} bios and $lost events reported lost"
+		fail=1
+	fi
+	if [ $((${unfin:-0} + ${noend:-0})) -gt "$lost" ]; then
+		echo "  FAIL $((${unfin:-0} + ${noend:-0})) trees without their end," \
+			"only $lost events reported lost"
+		fail=1
+	fi
+	[ $fail -eq 0 ] && echo "  PASS $ios fio I/Os, ${bios:-0} bios, $lost events reported lost;" \
+		"RSS $rss0 -> ${rss1:-?} after the first cycle -> $rss_max kB at most"
+	return 0
 }
 
 status=0

@@ -10,6 +10,7 @@
 #include "disk.bpf.h"
 #include "bio_end.bpf.h"
 #include "loop_worker.bpf.h"
+#include "dm_clone.bpf.h"
 #include "ctracer.h"
 
 /* Set by the user side before load. */
@@ -70,9 +71,9 @@ struct {
 
 /*
  * Stacked devices (Lesson#8): what each loop worker thread's list of
- * requests held when last read (loop_worker.bpf.h), the works that were
- * queued again while they ran (a request added), and under -d the bios
- * a worker sent below the disk for the disk's own.
+ * requests held when last read (loop_worker.bpf.h), and under -d the
+ * bios sent below the disk for the disk's own. Not under -q: it counts
+ * the disk's own events only.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -82,13 +83,6 @@ struct {
 } serving SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, u64);	/* the list's head */
-	__type(value, u8);
-} requeued SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, u64);	/* struct bio * */
@@ -96,6 +90,7 @@ struct {
 } stacked SEC(".maps");
 
 bool stacking;	/* a bio was sent below the -d disk: look in stacked */
+__u64 loop_queued;	/* loop works queued: a request added to a worker's list */
 
 /*
  * Lesson#2: task, softirq or hardirq? The CPU's preempt count says
@@ -334,6 +329,7 @@ static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
 	e->pid = (u32)bpf_get_current_pid_tgid();
 	e->cpu = bpf_get_smp_processor_id();
 	e->sector = 0;
+	e->dev = 0;
 	e->size = 0;
 	e->opf = 0;
 	e->status = 0;
@@ -345,17 +341,24 @@ static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
  * Lesson#8: stacked devices. A bio a loop worker submits is for the
  * request the worker serves (loop_worker.bpf.h): the first bio of that
  * request is its parent, above it. 0: not a loop worker, or which of its
- * requests is not known (counted).
+ * requests is not known (counted). A device-mapper clone needs no such
+ * search: it names the bio it was made for (dm_clone.bpf.h, in emit()).
  */
+#define PF_WQ_WORKER	0x20	/* include/linux/sched.h: a workqueue's kworker */
+
 static __always_inline u64 stacked_above(void)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	u32 tid = (u32)bpf_get_current_pid_tgid();
-	struct loop_seen *s = bpf_map_lookup_elem(&serving, &tid);
+	struct loop_seen *s;
 	u64 upper;
 
+	if (quiet || !(task->flags & PF_WQ_WORKER))	/* a task's bio: no lookup */
+		return 0;
+	s = bpf_map_lookup_elem(&serving, &tid);
 	if (!s)
 		return 0;
-	upper = loop_serving(s, bpf_map_lookup_elem(&requeued, &s->head) != NULL);
+	upper = loop_serving(s, s->queued != loop_queued);
 	if (!upper)
 		ct_inc(CT_STACK_UNLINKED);
 	return upper;
@@ -390,6 +393,8 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 
 	if (flags & CT_SUBMIT)	/* sent by a loop worker: for its request's bio */
 		upper = stacked_above();
+	if (!upper && !quiet)	/* a device-mapper clone: for the bio it was made for */
+		upper = dm_origin(bio, core ? BPF_CORE_READ(bio, bi_end_io) : bio->bi_end_io);
 	/* a new life for the address (the tracepoint door's starts at its submit) */
 	if ((flags & (CT_BEGIN | CT_SUBMIT)) && !upper && stacking)
 		bpf_map_delete_elem(&stacked, &b);
@@ -417,8 +422,6 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 			flags |= CT_BEGIN;
 	}
 	if (call && returns) {
-		u64 b = (u64)bio;
-
 		call_key(&k, id, ctx);
 		if (bpf_map_update_elem(&calls, &k, &b, BPF_ANY))
 			ct_inc(CT_CALLS_FULL);
@@ -758,10 +761,12 @@ int BPF_PROG(loop_work_start, struct work_struct *work)
 	struct loop_seen s = {};
 	struct list_head *head;
 
+	if (quiet)	/* -q counts the disk's own events only */
+		return 0;
 	s.head = loop_list_head(work);
 	if (!s.head)
 		return 0;
-	bpf_map_delete_elem(&requeued, &s.head);
+	s.queued = loop_queued;	/* before the list: a request added later counts */
 	head = (void *)s.head;
 	loop_read(&s, (u64)BPF_CORE_READ(head, next));
 	if (bpf_map_update_elem(&serving, &tid, &s, BPF_ANY))
@@ -774,7 +779,7 @@ int BPF_PROG(loop_work_end, struct work_struct *work)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 
-	if (loop_list_head(work))
+	if (!quiet && loop_list_head(work))
 		bpf_map_delete_elem(&serving, &tid);
 	return 0;
 }
@@ -782,11 +787,8 @@ int BPF_PROG(loop_work_end, struct work_struct *work)
 SEC("tp_btf/workqueue_queue_work")
 int BPF_PROG(loop_work_queued, int cpu, struct pool_workqueue *pwq, struct work_struct *work)
 {
-	u64 head = loop_list_head(work);
-	u8 one = 1;
-
-	if (head && bpf_map_update_elem(&requeued, &head, &one, BPF_ANY))
-		ct_inc(CT_STACK_FULL);
+	if (!quiet && loop_list_head(work))
+		__sync_fetch_and_add(&loop_queued, 1);
 	return 0;
 }
 

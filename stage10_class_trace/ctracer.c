@@ -5,7 +5,6 @@
  * has, and print each bio's path as a tree once the bio has ended.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "mass_attach.h"
 #include "pid_arg.h"
 #include "req_opf.h"
+#include "ring_rounds.h"
 #include "sector_range.h"
 #include "summary.h"
 #include "tracer.h"
@@ -59,8 +59,6 @@ static struct tree_jsonl jl;	/* -j */
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	char *end;
-
 	switch (key) {
 	case 'r':
 		opt.returns = true;
@@ -80,11 +78,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case OPT_HTML:
 		view.html_path = arg;
 		break;
-	case OPT_TREE_TIMEOUT:	/* as --duration (options.c) */
-		errno = 0;
-		opt.tree_timeout = strtod(arg, &end);
-		if (errno || end == arg || *end || !(opt.tree_timeout > 0) ||
-		    !isfinite(opt.tree_timeout) || opt.tree_timeout > 1e7)
+	case OPT_TREE_TIMEOUT:	/* as --duration */
+		opt.tree_timeout = parse_seconds(arg);
+		if (opt.tree_timeout < 0)
 			argp_error(state, "--tree-timeout needs a positive number of seconds, "
 				   "not '%s'", arg);
 		break;
@@ -159,10 +155,8 @@ static int scan_module(const struct btf *mod, const char *module, void *arg)
  */
 static int discover(const char *name)
 {
-	char path[512];
-	int err;
+	int err = btf_scan_bio(vmlinux, 0, NULL, &funcs);
 
-	err = btf_scan_bio(vmlinux, 0, NULL, &funcs);
 	if (!err)
 		err = btf_modules_each(vmlinux, scan_module, NULL);
 	if (err) {
@@ -172,13 +166,7 @@ static int discover(const char *name)
 	bio_funcs_sort(&funcs);
 
 	/* What ftrace can attach to; notrace and inlined functions are not there. */
-	snprintf(path, sizeof(path), "%s/available_filter_functions",
-		 tracefs_mount() ? "/sys/kernel/tracing" : tracefs_root());
-	err = bio_funcs_filter(&funcs, path);
-	if (err)
-		fprintf(stderr, "%s: cannot read %s (%s): keeping BTF's list, "
-			"some may refuse to attach\n", name, path,
-			err == -ENODATA ? "empty" : strerror(-err));
+	bio_funcs_traceable(&funcs, name);
 	return 0;
 }
 
@@ -260,6 +248,7 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 	int err, total = funcs.n;
 	double t0 = tracer_now();
 
+	view.base = t0 * 1e9;	/* the views' time 0: before any event (tracer_now()'s clock) */
 	cookies = calloc(funcs.n ? funcs.n : 1, sizeof(*cookies));
 	if (!cookies || mass_attach_init(&ma, &funcs, cookies))
 		return -ENOMEM;
@@ -382,7 +371,7 @@ static int lay_out(const struct bio_tree *t, struct call_row *rows)
  */
 static void print_tree(const struct bio_tree *t)
 {
-	const struct ct_event *first = t->ev, *last = first + t->n - 1;
+	const struct ct_event *first = t->ev, *last = first + t->n - 1, *on = last;
 	struct call_row *rows = calloc(t->n, sizeof(*rows));
 	struct btt_marks marks = {};
 	struct tree_bio b;
@@ -394,9 +383,11 @@ static void print_tree(const struct bio_tree *t)
 		return;
 	for (int i = 0; i < t->n && !parent; i++)
 		parent = first[i].parent;
+	while (on > first && !on->dev)	/* its disk: where last seen (a clone starts above) */
+		on--;
 	n = lay_out(t, rows);
 	b = (struct tree_bio){ .addr = t->bio, .parent = parent, .stacked = t->flags & CT_STACKED,
-		.disk = disk_name(first->dev, disk, sizeof(disk)), .events = t->n,
+		.disk = disk_name(on->dev, disk, sizeof(disk)), .events = t->n,
 		.submitted = t->flags & CT_SUBMIT, .ended = t->flags & CT_END,
 		.sector = first->sector, .size = first->size, .opf = first->opf,
 		.first = first->ts, .last = last->ts };
@@ -474,12 +465,21 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Every tick: read the ring buffer, print what has ended. */
-static int tick(void *arg)
+/* Between rounds of events: print (and free) what has ended. */
+static void print_ended(void)
 {
-	ring_buffer__consume(arg);
 	if (!env.quiet)
 		flush_trees(tracer_now() - TREE_GRACE, false);
+}
+
+/*
+ * Every tick: read the ring buffer in rounds (ring_rounds.c: under a
+ * flood it never empties, and the trees must not wait for it to), for at
+ * most a second: the run loop checks its signals between ticks.
+ */
+static int tick(void *arg)
+{
+	ring_rounds_drain(arg, 1, print_ended);
 	return 0;
 }
 
@@ -515,7 +515,7 @@ static void summary(struct ctracer_bpf *skel, const __u64 *total)
 int main(int argc, char **argv)
 {
 	struct tracer t = TRACER_INIT("ctracer");
-	struct ring_buffer *rb = NULL;
+	struct ring_rounds rr = {};
 	struct ctracer_bpf *skel = NULL;
 	__u64 total[CT_STAT_MAX] = {};	/* ctstats, summed over the CPUs */
 	int err = 1, missing;
@@ -559,8 +559,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n", t.name, strerror(-err));
 		goto cleanup;
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
-	if (!rb) {
+	/* 16384 events a round: a few thousand trees, about 5 MB, at most */
+	if (ring_rounds_open(&rr, bpf_map__fd(skel->maps.events), handle_event, NULL, 16384)) {
 		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
 		err = 1;	/* the load left it 0 */
 		goto cleanup;
@@ -574,10 +574,10 @@ int main(int argc, char **argv)
 	/* The common run loop: signals, --duration; tick reads the ring buffer. */
 	t.interval_ms = 50;
 	t.tick = tick;
-	t.arg = rb;
+	t.arg = &rr;
 	err = tracer_run(&t);
 	mass_attach_detach(&ma);
-	ring_buffer__consume(rb);
+	ring_rounds_drain(&rr, 1e9, print_ended);	/* all that is left */
 	if (!err && !env.quiet)
 		flush_trees(0, true);
 	if (!err) {
@@ -589,7 +589,7 @@ int main(int argc, char **argv)
 		err = -1;
 cleanup:
 	mass_attach_free(&ma);
-	ring_buffer__free(rb);
+	ring_rounds_close(&rr);
 	ctracer_bpf__destroy(skel);
 	bio_funcs_free(&funcs);
 	btf__free(vmlinux);

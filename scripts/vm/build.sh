@@ -29,7 +29,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # Modules the guest loads, in dependency order after resolution (those
 # built into a kernel are left out). arm64's results channel is a virtio
 # console (QEMU's virt machine has one serial port for Linux).
-MODULES="configfs null_blk loop"
+MODULES="configfs null_blk loop dm_mod"
 [ "$VM_ARCH" = arm64 ] && MODULES="$MODULES virtio_pci virtio_console"
 BUSYBOX=${BUSYBOX:-/bin/busybox}	# the host's, for its xzcat
 
