@@ -116,6 +116,7 @@ static __always_inline u64 loop_serving(struct loop_seen *s, bool requeued)
 	u64 next = (u64)BPF_CORE_READ(head, next);
 	u64 off = bpf_core_type_size(struct request) +
 		  bpf_core_field_offset(struct loop_cmd___lw, list_entry);
+	struct loop_cmd___aio *cmd;
 	u64 rq = 0, bio = 0;
 	u32 i, k = LOOP_SEEN_MAX + 1;
 	bool aio = true;
@@ -128,9 +129,9 @@ static __always_inline u64 loop_serving(struct loop_seen *s, bool requeued)
 	if (k > LOOP_SEEN_MAX && s->n && !s->cut) {	/* not seen: the last one seen? */
 		k = s->n;
 		rq = s->rq[(k - 1) & (LOOP_SEEN_MAX - 1)];
+		cmd = (void *)(rq + bpf_core_type_size(struct request));
 		if (bpf_core_field_exists(struct loop_cmd___aio, use_aio))
-			aio = BPF_CORE_READ((struct loop_cmd___aio *)(rq + bpf_core_type_size(struct request)),
-					     use_aio);
+			aio = BPF_CORE_READ(cmd, use_aio);
 		if (aio && requeued)
 			k = 0;
 	}

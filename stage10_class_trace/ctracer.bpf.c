@@ -216,13 +216,18 @@ static __always_inline void call_key(struct call_key *k, u32 idx, u8 ctx)
 		k->who = 1ULL << 63 | bpf_get_smp_processor_id();
 }
 
-static __always_inline void ct_inc(enum ct_stat s)
+static __always_inline void ct_add(enum ct_stat s, __u64 n)
 {
 	__u32 key = s;
 	__u64 *v = bpf_map_lookup_elem(&ctstats, &key);
 
 	if (v)
-		(*v)++;
+		*v += n;
+}
+
+static __always_inline void ct_inc(enum ct_stat s)
+{
+	ct_add(s, 1);
 }
 
 /* -s: does the bio [sector, sector + size) meet the range? */
@@ -348,13 +353,17 @@ static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
 
 static __always_inline u64 stacked_above(void)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	u32 tid = (u32)bpf_get_current_pid_tgid();
+	struct task_struct *task;
 	struct loop_seen *s;
+	u32 tid;
 	u64 upper;
 
-	if (quiet || !(task->flags & PF_WQ_WORKER))	/* a task's bio: no lookup */
+	if (quiet)
 		return 0;
+	task = bpf_get_current_task_btf();
+	if (!(task->flags & PF_WQ_WORKER))	/* a task's bio: no lookup */
+		return 0;
+	tid = (u32)bpf_get_current_pid_tgid();
 	s = bpf_map_lookup_elem(&serving, &tid);
 	if (!s)
 		return 0;
@@ -496,6 +505,15 @@ __noinline int rq_bios(u64 bio, u32 id, __s64 left, int status, u64 where)
 {
 	int i;
 
+	/* -q with nothing to decide per bio: an event each, counted, no more */
+	if (quiet && !targ_pid && !targ_sectors) {
+		for (i = 0; i < BIO_WALK_MAX && bio; i++)
+			bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
+		ct_add(CT_EVENTS, i);
+		if (bio)
+			ct_inc(CT_WALK_CUT);
+		return 0;
+	}
 	for (i = 0; i < BIO_WALK_MAX && bio; i++) {
 		if (bio_covered(BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size), &left))
 			rq_bio_event(bio, id, CT_END, status, where);
@@ -752,7 +770,8 @@ int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
 /*
  * Lesson#8: a loop worker starts on its list of requests, ends, or its
  * work is queued again while it runs (a request was added). These three
- * run in every door: the workqueue's own tracepoints.
+ * run in every door (the workqueue's own tracepoints), but not under -q:
+ * it counts the disk's own events.
  */
 SEC("tp_btf/workqueue_execute_start")
 int BPF_PROG(loop_work_start, struct work_struct *work)
@@ -761,8 +780,6 @@ int BPF_PROG(loop_work_start, struct work_struct *work)
 	struct loop_seen s = {};
 	struct list_head *head;
 
-	if (quiet)	/* -q counts the disk's own events only */
-		return 0;
 	s.head = loop_list_head(work);
 	if (!s.head)
 		return 0;
@@ -779,7 +796,7 @@ int BPF_PROG(loop_work_end, struct work_struct *work)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 
-	if (!quiet && loop_list_head(work))
+	if (loop_list_head(work))
 		bpf_map_delete_elem(&serving, &tid);
 	return 0;
 }
@@ -787,7 +804,7 @@ int BPF_PROG(loop_work_end, struct work_struct *work)
 SEC("tp_btf/workqueue_queue_work")
 int BPF_PROG(loop_work_queued, int cpu, struct pool_workqueue *pwq, struct work_struct *work)
 {
-	if (!quiet && loop_list_head(work))
+	if (loop_list_head(work))
 		__sync_fetch_and_add(&loop_queued, 1);
 	return 0;
 }

@@ -208,7 +208,7 @@ static int choose_door(const char *name, struct ctracer_bpf *skel, int *missing)
 		const char *sec = bpf_program__section_name(prog);
 		bool keep = door == DOOR_TRACEPOINT && !strncmp(sec, "tp_btf/block_", 13);
 
-		keep |= !strncmp(sec, "tp_btf/workqueue_", 17);	/* loop workers: every door */
+		keep |= !env.quiet && !strncmp(sec, "tp_btf/workqueue_", 17); /* loop workers */
 
 		if (keep && tp_missing(vmlinux, sec + 7)) {
 			keep = false;
@@ -287,14 +287,15 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 		fprintf(stderr, "%s: nothing attached\n", name);
 		return -ENOENT;
 	}
-	/* Lesson#8: the loop workers, whose bios go below (ctracer.bpf.c) */
-	skel->links.loop_work_start = bpf_program__attach(skel->progs.loop_work_start);
-	skel->links.loop_work_end = bpf_program__attach(skel->progs.loop_work_end);
-	skel->links.loop_work_queued = bpf_program__attach(skel->progs.loop_work_queued);
-	if (!skel->links.loop_work_start || !skel->links.loop_work_end ||
-	    !skel->links.loop_work_queued)
-		fprintf(stderr, "%s: the workqueue tracepoints refused: bios sent below a loop "
-			"device are not linked\n", name);
+	if (!env.quiet) {	/* Lesson#8: the loop workers, whose bios go below */
+		skel->links.loop_work_start = bpf_program__attach(skel->progs.loop_work_start);
+		skel->links.loop_work_end = bpf_program__attach(skel->progs.loop_work_end);
+		skel->links.loop_work_queued = bpf_program__attach(skel->progs.loop_work_queued);
+		if (!skel->links.loop_work_start || !skel->links.loop_work_end ||
+		    !skel->links.loop_work_queued)
+			fprintf(stderr, "%s: the workqueue tracepoints refused: bios sent below "
+				"a loop device are not linked\n", name);
+	}
 	tree_view_begin(&view, door_name(door), how);
 	return 0;
 }
