@@ -50,9 +50,13 @@ tracers() {
 		"$_s" -a "$door" -d "$TDEV" -q >"$T_TMP/$_n.out" 2>"$T_TMP/$_n.err" &
 		TPIDS="$TPIDS $!"
 		_i=0
+		# a bound for a hang, not a pace: an emulated CPU under load
+		# attaches slowly (arm64 6.12 in CI once gave up, saying nothing)
 		until grep -q "Hit Ctrl-C" "$T_TMP/$_n.err"; do
-			kill -0 $! 2>/dev/null && [ $_i -lt 1200 ] || {
-				diag "$_s did not start: $(cat "$T_TMP/$_n.err")"
+			kill -0 $! 2>/dev/null && [ $_i -lt 3000 ] || {
+				kill -0 $! 2>/dev/null && _why="still starting after $_i tries" ||
+					_why="exited"
+				diag "$_s did not start ($_why): $(cat "$T_TMP/$_n.err")"
 				return 1
 			}
 			sleep 0.05
