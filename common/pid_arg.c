@@ -28,13 +28,13 @@ unsigned int parse_pid_arg(struct argp_state *state, const char *arg)
 	long pid = parse_positive(arg, 0x7fffffff), tgid;
 
 	if (pid < 0)
-		argp_error(state, "-p needs a process ID, not '%s'", arg);
+		argp_error(state, "PID must be a positive number, not '%s'", arg);
 	/* EPERM still means it exists; only ESRCH is no such process */
 	if (kill(pid, 0) && errno == ESRCH)
-		argp_error(state, "-p: no process %ld (see ps)", pid);
+		argp_error(state, "no process with PID %ld is running", pid);
 	tgid = tgid_of(pid);
 	if (tgid != pid)
-		fprintf(stderr, "%s: -p %ld is a thread of process %ld: following the process\n",
+		fprintf(stderr, "%s: PID %ld is a thread of process %ld: following the process\n",
 			state->name, pid, tgid);
 	return tgid;
 }

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* pagecache_trace, the user side: options, open, load, attach, run, summary. */
 #include <errno.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
+#include "pid_arg.h"
 #include "tracer.h"
 #include "pagecache_trace.h"
 #include "pagecache_trace.skel.h"
@@ -18,37 +17,12 @@ static const struct probe_point *const points[] = {
 
 static long target_pid;	/* -p PID or the PID argument; 0 = every process */
 
-/* A thread's ID names its process: filter on the process's TGID. */
-static long tgid_of(long pid)
-{
-	char path[64], line[128];
-	long tgid = pid;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%ld/status", pid);
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return tgid;
-}
-
+/* A thread's ID names its process (pid_arg.c): the filter is on its TGID. */
 static void set_pid(struct argp_state *state, const char *arg)
 {
-	long pid = parse_positive(arg, INT_MAX);
-
 	if (target_pid)
 		argp_error(state, "one PID only");
-	if (pid < 0)
-		argp_error(state, "PID must be a positive number, not '%s'", arg);
-	if (kill(pid, 0) && errno == ESRCH)
-		argp_error(state, "no process with PID %ld is running", pid);
-	target_pid = tgid_of(pid);
-	if (target_pid != pid)
-		fprintf(stderr, "PID %ld is a thread of process %ld: counting the process\n",
-			pid, target_pid);
+	target_pid = parse_pid_arg(state, arg);
 }
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)

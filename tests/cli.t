@@ -60,7 +60,7 @@ if [ -x "$C" ]; then
 	done
 	"$C" -p "$nopid" --list >/dev/null 2>"$T_TMP/err"
 	is "$?" 2 "ctracer -p $nopid (no such process) exits 2"
-	is "$(head -n 1 "$T_TMP/err")" "ctracer: -p: no process $nopid (see ps)" \
+	is "$(head -n 1 "$T_TMP/err")" "ctracer: no process with PID $nopid is running" \
 		"ctracer -p $nopid: says so in one line"
 	check "ctracer -p $nopid: then a --help hint, nothing else" \
 		sh -c "[ \$(wc -l <'$T_TMP/err') -eq 2 ] && sed -n 2p '$T_TMP/err' | grep -q 'Try .*--help'"
@@ -80,7 +80,7 @@ time.sleep(60)' >"$T_TMP/py.out" &
 		"$C" -p "$tid" --list >/dev/null 2>"$T_TMP/err"
 		is "$?" 0 "ctracer -p $tid (a thread of process $py) is accepted"
 		is "$(head -n 1 "$T_TMP/err")" \
-			"ctracer: -p $tid is a thread of process $py: following the process" \
+			"ctracer: PID $tid is a thread of process $py: following the process" \
 			"ctracer -p $tid: says it follows process $py, in one line"
 		kill "$py" 2>/dev/null
 	else
