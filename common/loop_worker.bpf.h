@@ -11,7 +11,8 @@
  * bio the worker submits: the request taken last is the one just before
  * the list's new head, if it was seen in the list before. It is trusted
  * only while that request still carries the bio seen then (a request is
- * reused once it ends); otherwise the answer is "not known", never a guess.
+ * reused once it ends: the time it was made tells its lives apart);
+ * otherwise the answer is "not known", never a guess.
  */
 #ifndef __LOOP_WORKER_BPF_H
 #define __LOOP_WORKER_BPF_H
@@ -23,6 +24,7 @@ struct loop_seen {
 	u64 head;			/* the list's head: in the worker or the device */
 	u64 rq[LOOP_SEEN_MAX];		/* each request */
 	u64 bio[LOOP_SEEN_MAX];		/* its first bio then */
+	u64 born[LOOP_SEEN_MAX];	/* and its start_time_ns: this life's */
 	u32 n;
 	bool cut;			/* more requests than LOOP_SEEN_MAX */
 	u64 queued;			/* loop works queued before the worker started */
@@ -72,6 +74,7 @@ static __always_inline void loop_entry(struct loop_seen *s, u32 i, u64 entry)
 
 	s->rq[i] = (u64)rq;
 	s->bio[i] = (u64)BPF_CORE_READ(rq, bio);
+	s->born[i] = BPF_CORE_READ(rq, start_time_ns);
 }
 
 /* Read the list from first (an entry, or head: empty) into s. */
@@ -104,7 +107,9 @@ static __always_inline void loop_read(struct loop_seen *s, u64 first)
  * it takes the next (use_aio off), or when nothing was added since it
  * started (requeued: a loop work was queued since; any loop device's,
  * so with several busy it is "not known" more often). Either way the
- * request must still carry the bio seen: once ended, it may serve another.
+ * request must still be under way (MQ_RQ_IN_FLIGHT: its completion, which
+ * may run later in a softirq, marks it first) in the life seen (its bio
+ * and start_time_ns): once ended, it may serve another.
  */
 struct loop_cmd___aio {
 	bool use_aio;
@@ -117,7 +122,7 @@ static __always_inline u64 loop_serving(struct loop_seen *s, bool requeued)
 	u64 off = bpf_core_type_size(struct request) +
 		  bpf_core_field_offset(struct loop_cmd___lw, list_entry);
 	struct loop_cmd___aio *cmd;
-	u64 rq = 0, bio = 0;
+	u64 rq = 0, bio = 0, born = 0;
 	u32 i, k = LOOP_SEEN_MAX + 1;
 	bool aio = true;
 
@@ -135,10 +140,14 @@ static __always_inline u64 loop_serving(struct loop_seen *s, bool requeued)
 		if (aio && requeued)
 			k = 0;
 	}
-	if (k >= 1 && k <= LOOP_SEEN_MAX) {
+	if (k >= 1 && k <= LOOP_SEEN_MAX) {	/* the masks: for the verifier */
 		rq = s->rq[(k - 1) & (LOOP_SEEN_MAX - 1)];
 		bio = s->bio[(k - 1) & (LOOP_SEEN_MAX - 1)];
-		if ((u64)BPF_CORE_READ((struct request *)rq, bio) != bio)
+		born = s->born[(k - 1) & (LOOP_SEEN_MAX - 1)];
+		/* the same life, under way: its end may wait in a softirq, bio still set */
+		if ((u64)BPF_CORE_READ((struct request *)rq, bio) != bio ||
+		    BPF_CORE_READ((struct request *)rq, start_time_ns) != born ||
+		    BPF_CORE_READ((struct request *)rq, state) != MQ_RQ_IN_FLIGHT)
 			bio = 0;
 	}
 	loop_read(s, next);
@@ -150,9 +159,11 @@ static __always_inline u64 loop_serving(struct loop_seen *s, bool requeued)
 	for (i = LOOP_SEEN_MAX - 1; i > 0; i--) {
 		s->rq[i] = s->rq[i - 1];
 		s->bio[i] = s->bio[i - 1];
+		s->born[i] = s->born[i - 1];
 	}
 	s->rq[0] = rq;
 	s->bio[0] = bio;
+	s->born[0] = born;
 	if (s->n < LOOP_SEEN_MAX)
 		s->n++;
 	return bio;

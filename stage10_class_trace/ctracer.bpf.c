@@ -345,13 +345,15 @@ static __always_inline struct ct_event *event(u64 bio, u32 id, u8 flags, u8 ctx)
 /*
  * Lesson#8: stacked devices. A bio a loop worker submits is for the
  * request the worker serves (loop_worker.bpf.h): the first bio of that
- * request is its parent, above it. 0: not a loop worker, or which of its
- * requests is not known (counted). A device-mapper clone needs no such
- * search: it names the bio it was made for (dm_clone.bpf.h, in emit()).
+ * request (it may carry more, merged) is its parent, above it. 0: not a
+ * loop worker, or which of its requests is not known (counted). A
+ * device-mapper clone needs no such search: it names the bio it was made
+ * for (dm_clone.bpf.h, in emit()). Not linked: a loop or dm_mod module
+ * loaded after ctracer started (its BTF and symbols are read at load).
  */
 #define PF_WQ_WORKER	0x20	/* include/linux/sched.h: a workqueue's kworker */
 
-static __always_inline u64 stacked_above(void)
+static __always_inline u64 stacked_above(bool *unknown)
 {
 	struct task_struct *task;
 	struct loop_seen *s;
@@ -368,8 +370,10 @@ static __always_inline u64 stacked_above(void)
 	if (!s)
 		return 0;
 	upper = loop_serving(s, s->queued != loop_queued);
-	if (!upper)
+	if (!upper) {
 		ct_inc(CT_STACK_UNLINKED);
+		*unknown = true;
+	}
 	return upper;
 }
 
@@ -395,22 +399,34 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 {
 	struct ct_event *e;
 	struct call_key k;
-	u64 sector, upper = 0, b = (u64)bio;
+	u64 sector, upper = 0, above, b = (u64)bio;
 	u32 size;
+	bool unknown = false;
 	int follow;
 	u8 one = 1;
 
-	if (flags & CT_SUBMIT)	/* sent by a loop worker: for its request's bio */
-		upper = stacked_above();
-	if (!upper && !quiet)	/* a device-mapper clone: for the bio it was made for */
+	/*
+	 * A device-mapper clone names the bio it was made for (but not at
+	 * bio_init(): its fields are still the last life's); else a bio a
+	 * loop worker submits is for the request it serves.
+	 */
+	if (!quiet && !(flags & CT_BEGIN))
 		upper = dm_origin(bio, core ? BPF_CORE_READ(bio, bi_end_io) : bio->bi_end_io);
-	/* a new life for the address (the tracepoint door's starts at its submit) */
-	if ((flags & (CT_BEGIN | CT_SUBMIT)) && !upper && stacking)
+	if (!upper && (flags & CT_SUBMIT))
+		upper = stacked_above(&unknown);
+	/*
+	 * A new life for the address: bio_init() (inlined in some kernels),
+	 * or a submit not sent for a bio above. A loop worker's bio whose
+	 * request is not known may be one linked before, submitted again
+	 * (after a split): it stays.
+	 */
+	if ((flags & (CT_BEGIN | CT_SUBMIT)) && !upper && !unknown && stacking)
 		bpf_map_delete_elem(&stacked, &b);
-	/* -d: the disk's bios, and those sent below it for them */
+	/* -d: the disk's bios, those sent below it for them, and their parts */
 	if (targ_dev && dev != targ_dev) {
-		if (upper && (bio_dev_core((struct bio *)upper) == targ_dev ||
-			      bpf_map_lookup_elem(&stacked, &upper))) {
+		above = upper ?: (stacking ? chain_parent(bio, core) : 0);
+		if (above && ((upper && bio_dev_core((struct bio *)upper) == targ_dev) ||
+			      bpf_map_lookup_elem(&stacked, &above))) {
 			if (bpf_map_update_elem(&stacked, &b, &one, BPF_ANY))
 				ct_inc(CT_STACK_FULL);
 			stacking = true;
@@ -768,11 +784,30 @@ int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
 }
 
 /*
- * Lesson#8: a loop worker starts on its list of requests, ends, or its
- * work is queued again while it runs (a request was added). These three
- * run in every door (the workqueue's own tracepoints), but not under -q:
- * it counts the disk's own events.
+ * Lesson#8: a loop worker's work is queued (a request was added to its
+ * list), ends, or starts on its list of requests. These three run in
+ * every door (the workqueue's own tracepoints), but not under -q: it
+ * counts the disk's own events. They attach in this order, the start
+ * last: no list is read whose end, or a request added to it, goes unseen.
  */
+SEC("tp_btf/workqueue_queue_work")
+int BPF_PROG(loop_work_queued, int cpu, struct pool_workqueue *pwq, struct work_struct *work)
+{
+	if (loop_list_head(work))
+		__sync_fetch_and_add(&loop_queued, 1);
+	return 0;
+}
+
+SEC("tp_btf/workqueue_execute_end")
+int BPF_PROG(loop_work_end, struct work_struct *work)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+
+	/* not work->func: the work may be freed by now (its own function may free it) */
+	bpf_map_delete_elem(&serving, &tid);
+	return 0;
+}
+
 SEC("tp_btf/workqueue_execute_start")
 int BPF_PROG(loop_work_start, struct work_struct *work)
 {
@@ -788,24 +823,6 @@ int BPF_PROG(loop_work_start, struct work_struct *work)
 	loop_read(&s, (u64)BPF_CORE_READ(head, next));
 	if (bpf_map_update_elem(&serving, &tid, &s, BPF_ANY))
 		ct_inc(CT_STACK_FULL);
-	return 0;
-}
-
-SEC("tp_btf/workqueue_execute_end")
-int BPF_PROG(loop_work_end, struct work_struct *work)
-{
-	u32 tid = (u32)bpf_get_current_pid_tgid();
-
-	if (loop_list_head(work))
-		bpf_map_delete_elem(&serving, &tid);
-	return 0;
-}
-
-SEC("tp_btf/workqueue_queue_work")
-int BPF_PROG(loop_work_queued, int cpu, struct pool_workqueue *pwq, struct work_struct *work)
-{
-	if (loop_list_head(work))
-		__sync_fetch_and_add(&loop_queued, 1);
 	return 0;
 }
 

@@ -113,8 +113,7 @@ static const struct argp argp = {
 	       "  ctracer -a kprobe -d sda   # kprobe.multi: hundreds attached at once\n"
 	       "  ctracer -r -d sda -s 2048  # the bios at sector 2048, with each return\n"
 	       "  ctracer -d sda -j > bios.jsonl  # a JSON object per bio (docs/json.md)\n"
-	       "  ctracer -d sda --html b.html --trace-json b.json  # a page; one for Perfetto\n"
-	       "  ctracer -a tracepoint      # the block tracepoints only",
+	       "  ctracer -d sda --html b.html --trace-json b.json  # a page; one for Perfetto",
 };
 
 /* The tracepoint door's points, in the order of enum ct_tp. */
@@ -124,6 +123,11 @@ static const char *const tp_names[TP_MAX] = {
 	[TP_SPLIT] = "block_split", [TP_GETRQ] = "block_getrq", [TP_RQ_INSERT] = "block_rq_insert",
 	[TP_RQ_ISSUE] = "block_rq_issue", [TP_RQ_COMPLETE] = "block_rq_complete",
 	[TP_BIO_COMPLETE] = "block_bio_complete",
+};
+/* Where an event ran (ct_event.ctx). */
+static const char *const ctx_names[CT_CTX_IRQ + 1] = {
+	[CT_CTX_TASK] = "task", [CT_CTX_SOFTIRQ] = "softirq", [CT_CTX_HARDIRQ] = "hardirq",
+	[CT_CTX_NMI] = "nmi", [CT_CTX_IRQ] = "irq",
 };
 
 static struct bio_funcs funcs;	/* the function doors' points */
@@ -287,15 +291,12 @@ static int attach(const char *name, struct ctracer_bpf *skel, int missing)
 		fprintf(stderr, "%s: nothing attached\n", name);
 		return -ENOENT;
 	}
-	if (!env.quiet) {	/* Lesson#8: the loop workers, whose bios go below */
-		skel->links.loop_work_start = bpf_program__attach(skel->progs.loop_work_start);
-		skel->links.loop_work_end = bpf_program__attach(skel->progs.loop_work_end);
-		skel->links.loop_work_queued = bpf_program__attach(skel->progs.loop_work_queued);
-		if (!skel->links.loop_work_start || !skel->links.loop_work_end ||
-		    !skel->links.loop_work_queued)
-			fprintf(stderr, "%s: the workqueue tracepoints refused: bios sent below "
-				"a loop device are not linked\n", name);
-	}
+	/* Lesson#8: the loop workers (in the object's order: their start last) */
+	err = ma.refused;
+	if (!env.quiet && (mass_attach_loaded(&ma, skel->obj, "tp_btf/workqueue_") ||
+			   ma.refused > err))
+		fprintf(stderr, "%s: the workqueue tracepoints refused: bios sent below "
+			"a loop device are not linked\n", name);
 	tree_view_begin(&view, door_name(door), how);
 	return 0;
 }
@@ -316,21 +317,22 @@ static struct bio_trees trees = {
 static unsigned long long n_bios, no_end, no_submit, no_return, late_returns, unfinished;
 static struct btt_hists btt;	/* where the bios' time went, per phase */
 
+/* The bio above it was sent for, or the bio it is chained to: 0, none. */
+static __u64 tree_parent(const struct bio_tree *t)
+{
+	const struct ct_event *e = t->ev;
+
+	for (int i = 0; i < t->n; i++)
+		if (e[i].parent)
+			return e[i].parent;
+	return 0;
+}
+
 static const char *point_name(__u32 id)
 {
 	if (door == DOOR_TRACEPOINT)
 		return id < TP_MAX ? tp_names[id] : "?";
 	return id < (__u32)funcs.n ? funcs.f[id].name : "?";
-}
-
-static const char *ctx_name(__u8 ctx)
-{
-	static const char *const names[] = {
-		[CT_CTX_TASK] = "task", [CT_CTX_SOFTIRQ] = "softirq", [CT_CTX_HARDIRQ] = "hardirq",
-		[CT_CTX_NMI] = "nmi", [CT_CTX_IRQ] = "irq",
-	};
-
-	return ctx <= CT_CTX_IRQ ? names[ctx] : "?";
 }
 
 /* The thread, or an interrupt of a CPU: the BPF side keys the open calls so. */
@@ -376,14 +378,12 @@ static void print_tree(const struct bio_tree *t)
 	struct call_row *rows = calloc(t->n, sizeof(*rows));
 	struct btt_marks marks = {};
 	struct tree_bio b;
-	__u64 parent = 0;	/* chained: seen once bio_chain() has run */
+	__u64 parent = tree_parent(t);	/* chained: once bio_chain() has run */
 	char task[40], disk[32];
 	int n;
 
 	if (!rows)
 		return;
-	for (int i = 0; i < t->n && !parent; i++)
-		parent = first[i].parent;
 	while (on > first && !on->dev)	/* its disk: where last seen (a clone starts above) */
 		on--;
 	n = lay_out(t, rows);
@@ -403,7 +403,8 @@ static void print_tree(const struct bio_tree *t)
 		/* Lesson#6: blktrace's phases, from the points this door has */
 		if (!r->close)
 			btt_mark(&marks, point_name(e->id), e->flags & CT_END, e->ts);
-		row = (struct tree_row){ .point = point_name(e->id), .ctx = ctx_name(e->ctx),
+		row = (struct tree_row){ .point = point_name(e->id),
+			.ctx = e->ctx <= CT_CTX_IRQ ? ctx_names[e->ctx] : "?",
 			.task = task, .comm = e->comm, .tid = e->pid, .ts = e->ts,
 			.at = (r->close ? e->ts + r->dur : e->ts) - first->ts, .dur = r->dur,
 			.sector = e->sector, .size = e->size, .opf = e->opf, .status = e->status,
@@ -429,8 +430,7 @@ static void print_tree(const struct bio_tree *t)
  */
 static void flush_trees(double before, bool all)
 {
-	/* events carry bpf_ktime_get_ns(), the clock of tracer_now() */
-	double idle = tracer_now() - opt.tree_timeout;
+	double idle = tracer_now() - opt.tree_timeout;	/* bpf_ktime_get_ns()'s clock */
 	int n;
 	struct bio_tree **out = bio_trees_take(&trees, before, idle > 0 ? idle * 1e9 : 0, all, &n);
 
@@ -446,8 +446,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	const struct ct_event *e = data;
 	struct bio_tree *t = bio_tree_find(&trees, e->bio);
 
-	/* an ended bio's address back with a new life: print the old one first */
-	if (t && (t->flags & CT_END) && (e->flags & (CT_BEGIN | CT_SUBMIT))) {
+	/* an ended bio's address back with a new life: print the old one first
+	 * (a clone's bio_init() may be inlined: its new bio above tells) */
+	if (t && (t->flags & CT_END) && ((e->flags & (CT_BEGIN | CT_SUBMIT)) ||
+					 (e->parent && tree_parent(t) != e->parent))) {
 		bio_tree_remove(&trees, t);
 		print_tree(t);
 		bio_tree_free(t);
@@ -494,14 +496,12 @@ static void summary(struct ctracer_bpf *skel, const __u64 *total)
 		{ "ring_buffer_full", "events the ring buffer had no room for", total[CT_RB_DROP] },
 		{ "followed_map_full", "bios not followed (-p, -s: map full)", total[CT_PID_FULL] },
 		{ "walk_cut", "rq->bio walks cut short", total[CT_WALK_CUT] },
-		{ "calls_map_full", "returns not followed (-r: calls map full)",
-		  total[CT_CALLS_FULL] },
+		{ "calls_map_full", "returns not followed (-r: map full)", total[CT_CALLS_FULL] },
 		{ "kprobe_missed", "events missed by the kprobe (another kprobe was running)",
 		  ma.kprobe_missed },
 		{ "recursion_missed", "events missed by recursion",
 		  recursion_misses(skel->obj) + ma.recursion_misses },
-		{ "late_returns", "returns that came after their bio's tree was printed",
-		  late_returns },
+		{ "late_returns", "returns after their bio's tree was printed", late_returns },
 		{ "stacked_map_full", "bios sent below not linked (stacked or serving map full)",
 		  total[CT_STACK_FULL] },
 	};

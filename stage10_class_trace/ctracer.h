@@ -65,7 +65,7 @@ enum ct_stat {
 	CT_PID_FULL,		/* -p: bios the followed map could not hold */
 	CT_WALK_CUT,		/* rq->bio walks cut at the bound */
 	CT_CALLS_FULL,		/* -r: entries the calls map could not hold */
-	CT_STACK_UNLINKED,	/* bios a loop worker sent while it had several requests */
+	CT_STACK_UNLINKED,	/* bios a loop worker sent for a request not known */
 	CT_STACK_FULL,		/* stacked bios the stacked or serving map could not hold */
 	CT_STAT_MAX,
 };
