@@ -49,10 +49,14 @@ struct loop_device___lw {
 extern const void loop_workfn __ksym __weak;
 extern const void loop_rootcg_workfn __ksym __weak;
 
-/* The list of requests a work item serves, or 0: not a loop worker's. */
+/*
+ * The list of requests a work item serves, or 0: not a loop worker's.
+ * work: a tp_btf argument, BTF-typed, so func is a plain load (this runs
+ * for every work item the machine queues and runs, loop's or not).
+ */
 static __always_inline u64 loop_list_head(struct work_struct *work)
 {
-	void *fn = BPF_CORE_READ(work, func);
+	void *fn = work->func;
 
 	if (!bpf_core_field_exists(struct loop_worker___lw, cmd_list))
 		return 0;

@@ -183,8 +183,8 @@ static __always_inline u8 context(void *ctx)
 	 * frame over 64 bytes runs on a per-CPU private stack (x86, 6.14+).
 	 * ksoftirqd's softirqs look like a task here.
 	 */
-	task = (struct task_struct *)bpf_get_current_task();
-	lo = (u64)BPF_CORE_READ(task, stack);
+	task = bpf_get_current_task_btf();	/* BTF-typed: a plain load, no probe read */
+	lo = (u64)task->stack;
 	here = (u64)ctx;
 	if (here >= lo && here < lo + TASK_STACK_SIZE)
 		return CT_CTX_TASK;
@@ -495,42 +495,29 @@ static __always_inline int on_return(void *ctx, u32 idx)
 }
 
 /*
- * One event for a bio of a request's chain. A global function (not
- * inlined): the verifier checks it once, not once per turn of the loop
- * below, which older kernels (6.1) would find too long to walk.
+ * One event for a bio merged behind a request's first. A global function
+ * (not inlined): the verifier checks it once, not once per turn of the
+ * loop below, which older kernels (6.1) would find too long to walk.
  */
 __noinline int rq_bio_event(u64 bio, u32 id, u32 flags, int status, u64 where)
 {
 	return emit((struct bio *)bio, where >> 8, id, flags, status, true, false, (u8)where);
 }
 
-/* A request's bios, chained by bi_next: loop merges up to 320 of them. */
-#define RQ_WHERE(rq, ctx)	((u64)rq_dev(rq) << 8 | (ctx))
+/* where: the request's disk and the context, in one number (five arguments at most) */
+#define RQ_WHERE(dev, ctx)	((u64)(dev) << 8 | (ctx))
+
 /*
- * Lesson#4: the request-level tracepoints name a request, not a bio: one
- * event for each bio it carries, from the first (rq->bio) along bi_next.
- * At a completion of left bytes the bios at the head it covers are ended
- * (bio_covered(), bio_end.bpf.h); a bio only partly done, and every bio
- * after it, ends later; left -1: none ends. A global function: the verifier
- * checks its loop once, but it takes plain numbers, not BTF pointers, so
- * its caller reads rq->bio with BPF_CORE_READ() and it reads the same way.
- * where: the request's disk and the context, RQ_WHERE() (five arguments
- * at most).
+ * The bios merged behind a request's first, from bio along bi_next (loop
+ * merges up to 320). A global function: the verifier checks its loop
+ * once, but it takes plain numbers, not BTF pointers, so it reads with
+ * BPF_CORE_READ().
  */
 __noinline int rq_bios(u64 bio, u32 id, __s64 left, int status, u64 where)
 {
 	int i;
 
-	/* -q with nothing to decide per bio: an event each, counted, no more */
-	if (quiet && !targ_pid && !targ_sectors) {
-		for (i = 0; i < BIO_WALK_MAX && bio; i++)
-			bio = (u64)BPF_CORE_READ((struct bio *)bio, bi_next);
-		ct_add(CT_EVENTS, i);
-		if (bio)
-			ct_inc(CT_WALK_CUT);
-		return 0;
-	}
-	for (i = 0; i < BIO_WALK_MAX && bio; i++) {
+	for (i = 1; i < BIO_WALK_MAX && bio; i++) {
 		if (bio_covered(BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size), &left))
 			rq_bio_event(bio, id, CT_END, status, where);
 		else
@@ -539,6 +526,46 @@ __noinline int rq_bios(u64 bio, u32 id, __s64 left, int status, u64 where)
 	}
 	if (bio)
 		ct_inc(CT_WALK_CUT);
+	return 0;
+}
+
+/*
+ * Lesson#4: the request-level tracepoints name a request, not a bio: one
+ * event for each bio it carries, from the first (rq->bio) along bi_next.
+ * At a completion of left bytes the bios at the head it covers are ended
+ * (bio_covered(), bio_end.bpf.h); a bio only partly done, and every bio
+ * after it, ends later; left -1: none ends. Most requests carry one bio:
+ * it is read here, with plain loads (rq is BTF-typed); those merged
+ * behind it go to rq_bios().
+ */
+static __always_inline int rq_event(void *ctx, struct request *rq, u32 id, __s64 left,
+				    int status)
+{
+	u32 dev = rq_dev(rq);
+	struct bio *bio = rq->bio;
+	bool end;
+	u8 c;
+	int i;
+
+	if (targ_dev && !stacking && dev != targ_dev)
+		return 0;
+	/* -q with nothing to decide per bio: an event each, counted, no more */
+	if (quiet && !targ_pid && !targ_sectors) {
+		for (i = 0; i < BIO_WALK_MAX && bio; i++)
+			bio = bio->bi_next;
+		ct_add(CT_EVENTS, i);
+		if (bio)
+			ct_inc(CT_WALK_CUT);
+		return 0;
+	}
+	if (!bio)
+		return 0;
+	c = event_context(ctx);
+	end = bio_covered(bio->bi_iter.bi_size, &left);
+	emit(bio, dev, id, end ? CT_END : 0, end ? status : -1, false, false, c);
+	/* read as a number: a global function takes no BTF pointer */
+	if (bio->bi_next)
+		rq_bios((u64)BPF_CORE_READ(bio, bi_next), id, left, status, RQ_WHERE(dev, c));
 	return 0;
 }
 
@@ -741,20 +768,14 @@ int BPF_PROG(block_getrq_btf, struct bio *bio)
 SEC("tp_btf/block_rq_insert")
 int BPF_PROG(block_rq_insert_btf, struct request *rq)
 {
-	if (targ_dev && !stacking && rq_dev(rq) != targ_dev)
-		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_INSERT, -1, -1,
-		       RQ_WHERE(rq, event_context(ctx)));
+	return rq_event(ctx, rq, TP_RQ_INSERT, -1, -1);
 }
 
 /* The driver takes the request. */
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(block_rq_issue_btf, struct request *rq)
 {
-	if (targ_dev && !stacking && rq_dev(rq) != targ_dev)
-		return 0;
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_ISSUE, -1, -1,
-		       RQ_WHERE(rq, event_context(ctx)));
+	return rq_event(ctx, rq, TP_RQ_ISSUE, -1, -1);
 }
 
 /*
@@ -765,12 +786,9 @@ SEC("tp_btf/block_rq_complete")
 int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
-	if (targ_dev && !stacking && rq_dev(rq) != targ_dev)
-		return 0;
 	/* a write's flush data step ends no bio: left -1 */
-	return rq_bios((u64)BPF_CORE_READ(rq, bio), TP_RQ_COMPLETE,
-		       rq_flush_data_step(rq) ? -1 : (__s64)nr_bytes, error,
-		       RQ_WHERE(rq, event_context(ctx)));
+	return rq_event(ctx, rq, TP_RQ_COMPLETE, rq_flush_data_step(rq) ? -1 : (__s64)nr_bytes,
+			error);
 }
 
 /* Bio-based disks (zram, dm, md) end each bio with this one. */

@@ -99,6 +99,9 @@ for door in $TEST_DOORS; do
 	got=$(sent_below "$tr" "$above" "$FS_DISK" $BELOW)
 	check "$t: a bio on $FS_DISK at sector $BELOW, sent for ${above:-none} (${got:-none})" \
 		test -n "$got"
+	# if not: each tree's header and first sector, and the summary
+	[ -n "$got" ] || diag "$(awk '/^bio 0x/ { print; f = 1; next }
+		f && /sector=/ { print; f = 0 } /^(Stacked|Lost|Events)/' "$tr" | cut -c1-160 | head -n 80)"
 	chain="$chain ${got%% *}"
 	# -d: another disk's bios only where sent for a bio of the trees
 	stray=$(awk '/^bio 0x/ { a[$2] = 1 }
