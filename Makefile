@@ -4,6 +4,7 @@
 #   make -C stage03_latency_map    build one
 #   make demo STAGE=03   run a stage against a built-in workload
 #   make test            build, then run every test (what CI runs)
+#   make check           the next exercise, checked (mk/check.mk, docs/check.md)
 #   make tools           the C programs of scripts/ (scripts/heatmap); make does too
 #   make ARCH=arm64      a cross build into build/arm64/ (mk/cross.mk)
 

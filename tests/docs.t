@@ -140,6 +140,11 @@ while IFS= read -r cmd; do
 		make -n test 2>/dev/null | grep -q "tests/run.sh"
 		ok $? "quickstart '$cmd': the target runs tests/run.sh (this run is it)"
 		;;
+	"make check")
+		# tests/check.t runs the checks: here the target only
+		make -n check 2>/dev/null | grep -q "scripts/check"
+		ok $? "quickstart '$cmd': the target runs scripts/check (tests/check.t tests it)"
+		;;
 	"make demo STAGE="*)
 		n=${cmd#make demo STAGE=}
 		dir=$(ls -d stage"$n"_* 2>/dev/null | head -n 1)

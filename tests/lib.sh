@@ -194,6 +194,13 @@ count() {	# count PATTERN FILE: lines matching a fixed string
 	grep -cF -- "$1" "$2"
 }
 
+# hist_sum FILE: the counts of every histogram bucket line, added up
+# (tests/solutions.t, and the checker's exercise 03.2)
+hist_sum() {
+	awk '/^[0-9]+( -> [0-9]+|\+) +: [0-9]+ +\|/ { sub(/^[^:]*: */, ""); n += $1 }
+		END { print n + 0 }' "$1"
+}
+
 # relay NAME FILE: re-emit the TAP in FILE as tests of this file, each
 # description prefixed with NAME (for tests that run other TAP producers).
 relay() {

@@ -21,12 +21,6 @@ run_sol() {
 	start "$_s" -d "$DEV" "$@" || { ok 1 "$t: starts"; return 1; }
 }
 
-# hist_sum FILE: the counts of every histogram bucket line, added up
-hist_sum() {
-	awk '/^[0-9]+( -> [0-9]+|\+) +: [0-9]+ +\|/ { sub(/^[^:]*: */, ""); n += $1 }
-		END { print n + 0 }' "$1"
-}
-
 # stage01: the submitter's name and the bio's size on every line
 t="solutions/stage01_comm_size"
 if run_sol stage01_comm_size; then

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The common refusals in words: explain FILE finds the compiler's or the
+# verifier's message in FILE and says what it means and what to try, one
+# "why [RULE]:" paragraph for each rule it finds.
+
+why() {	# why RULE TEXT...: one explanation, wrapped under the step lines
+	_r=$1
+	shift
+	printf '  why [%s]: %s\n' "$_r" "$*" | fold -s -w 66 | sed 's/ *$//; 2,$s/^/            /'
+}
+
+explain() {
+	_f=$1
+	if grep -q "_or_null'" "$_f"; then
+		why null "a pointer that may be NULL was used: bpf_map_lookup_elem()" \
+			"(and bpf_ringbuf_reserve()) return NULL when there is no such" \
+			"entry, and the verifier makes you test it (if (!p) return 0;)" \
+			"before any read or write through it, on every path."
+	fi
+	if grep -Eq 'back-edge|infinite loop detected|BPF program is too large|is too complex|unbounded' "$_f"; then
+		why loop "the verifier walks every path to the end and could not" \
+			"see this loop end (a back-edge, an infinite loop, or too many" \
+			"instructions to walk). Give it a constant bound (i < 64 && p)," \
+			"as stage 02 bounds its walk of rq->bio, or use bpf_loop()."
+	fi
+	if grep -Eq 'stack limit of 512 bytes|combined stack size|stack size [0-9]+.* is too large|invalid (read|write) to stack' "$_f"; then
+		why stack "a BPF program has 512 bytes of stack, for all its" \
+			"functions together. Keep big records in map memory: a" \
+			"BPF_MAP_TYPE_PERCPU_ARRAY of one entry is a scratch buffer of any" \
+			"size (stage 06 watches the size of its start record)."
+	fi
+	if grep -Eq 'Unreleased reference|reference leak' "$_f"; then
+		why reference "a record from bpf_ringbuf_reserve() (a reference)" \
+			"was not released on some path: every reserved record must reach" \
+			"bpf_ringbuf_submit() or bpf_ringbuf_discard(), even on an early" \
+			"return. Filter before you reserve (stage 03's send_event())."
+	fi
+	if grep -Eq "invalid mem access '(scalar|inv)'" "$_f"; then
+		why scalar "the program read memory through a plain number. A" \
+			"kprobe's (or raw tracepoint's) arguments carry no type the" \
+			"verifier trusts: read kernel memory through them with" \
+			"BPF_CORE_READ() (bio_dev_core() in common/disk.bpf.h), as every" \
+			"stage's kprobe program does. fentry and tp_btf programs may load" \
+			"fields directly."
+	fi
+	if grep -Eq 'unknown func|program of this type cannot use helper|supported only for|helper call is not allowed|cannot call' "$_f"; then
+		why helper "this program type may not call that helper: each" \
+			"type (kprobe, tracepoint, fentry ...) has its own list. A" \
+			"tracepoint has no traced function (bpf_get_func_ip(), fexit's" \
+			"bpf_get_func_ret()); find another way, or another door."
+	fi
+	return 0
+}

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The exercises: one folder each in exercises/, named by its id (01.1 is
+# stage 01's exercise 1, v1 the verifier corner's first), holding
+#   spec    shell assignments: TITLE; STAGE (the stage to copy) or SOURCE
+#           (a verifier corner program); SOLUTION (the teacher's answer);
+#           FAILS_AT (the step the untouched copy fails at); RULE (which
+#           refusal a verifier corner program shows); WANT (count or
+#           records: what vload must count)
+#   hint    what to try, shown by make hint
+#   run.sh  a stage exercise's run step: ex_run (see check.d/run.sh)
+
+ex_ids() {	# every exercise id, in the order make check takes them
+	for _s in "$ROOT"/exercises/*/spec; do
+		[ -f "$_s" ] || continue
+		_s=${_s%/spec}
+		echo "${_s##*/}"
+	done | sort
+}
+
+ex_exists() {
+	case "$1" in
+	"" | */* | .*) return 1 ;;
+	esac
+	[ -f "$ROOT/exercises/$1/spec" ]
+}
+
+# ex_load ID: the spec's variables, plus EX_DIR, APP (the program built)
+ex_load() {
+	TITLE='' STAGE='' SOURCE='' SOLUTION='' FAILS_AT='' RULE='' WANT=''
+	EX_DIR=$ROOT/exercises/$1
+	# shellcheck disable=SC1090
+	. "$EX_DIR/spec"
+	if [ -n "$SOURCE" ]; then
+		APP=vload
+		WANT=${WANT:-count}
+	else
+		APP=bio_trace
+	fi
+}
+
+ex_first_unfinished() {
+	for _id in $(ex_ids); do
+		[ "$(result_status "$_id")" = "done" ] || { echo "$_id"; return; }
+	done
+}

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# One check: the student's copy, then its steps in order; the first that
+# fails ends the check. Sets STEP (the step reached) and RUN_DOOR.
+
+say() {	# say STEP TEXT: one step's line
+	printf '  %-9s %s\n' "$1" "$2"
+}
+
+# starting_point ID: make the student's copy on the first check. A stage
+# exercise copies the stage's sources and Makefile (its include one folder
+# deeper, as solutions/ have it): diff -ru STAGE work/ID shows the answer.
+# A verifier corner program becomes work/ID/vload.bpf.c, with a Makefile
+# that builds it into the shared loader (exercises/verifier/vload.c).
+starting_point() {
+	[ -d "$W" ] && return 0
+	mkdir -p "$W" || return 1
+	if [ -n "$SOURCE" ]; then
+		cp "$ROOT/$SOURCE" "$W/vload.bpf.c" || return 1
+		printf '%s\n' "# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause" \
+			"APP := vload" "vpath vload.c ../../exercises/verifier" \
+			"include ../../common/common.mk" >"$W/Makefile"
+		echo "your copy: ${W#"$ROOT"/}/vload.bpf.c, from $SOURCE (edit it, then check again)"
+	else
+		cp "$ROOT/$STAGE"/*.c "$ROOT/$STAGE"/*.h "$W"/ 2>/dev/null
+		[ -f "$W/bio_trace.bpf.c" ] || return 1
+		sed 's|\.\./common/common\.mk|../../common/common.mk|' \
+			"$ROOT/$STAGE/Makefile" >"$W/Makefile" || return 1
+		echo "your copy: ${W#"$ROOT"/}/, from $STAGE (diff -ru $STAGE ${W#"$ROOT"/} shows your answer)"
+	fi
+}
+
+# build TARGET: make one target of the copy, into $B; the copy's own
+# Makefile is not used (the copy may live anywhere: the tests put it in
+# a temp dir), common.mk is.
+build() {
+	set -- "$1" OUTPUT="$B" APP_BIN="$B/$APP" APP="$APP"
+	[ -n "$SOURCE" ] && set -- "$@" VPATH="$ROOT/exercises/verifier"	# vload.c
+	make --no-print-directory -f "$ROOT/common/common.mk" -C "$W" "$@"
+}
+
+# build_step STEP TARGET: one build step; on failure the tool's own
+# messages (clang's, bpftool's, gcc's) as they are, then what they mean.
+build_step() {
+	STEP=$1
+	if build "$2" >"$B/$1.log" 2>&1; then
+		say "$1" ok
+		return 0
+	fi
+	say "$1" "FAIL (${B#"$ROOT"/}/$1.log):"
+	grep -Ev '^  [A-Z-]+ +/|^make(\[[0-9]+\])?: ' "$B/$1.log"
+	explain "$B/$1.log"
+	return 1
+}
+
+# check_steps ID: the steps after the copy; 0 if every one passed
+check_steps() {
+	build_step compile "$B/$APP.bpf.o" || return 1
+	build_step skeleton "$B/$APP.skel.h" || return 1
+	build_step build "$B/$APP" || return 1
+	STEP=load
+	if [ "$(id -u)" -ne 0 ]; then
+		say load "FAIL: loading BPF needs root (sudo make check)"
+		return 1
+	fi
+	if [ -z "$DEV" ]; then
+		scratch_dev || { say load "FAIL: cannot make a loop device for the check"; return 1; }
+	fi
+	if [ -n "$SOURCE" ]; then
+		ex_run_vload
+	else
+		# shellcheck disable=SC1091
+		. "$EX_DIR/run.sh"
+		ex_run
+	fi
+}
+
+# check_one ID: check one exercise, say and record the outcome
+check_one() {
+	_t0=$(date +%s)
+	ex_load "$1"
+	W=$WORK/$1
+	B=$BUILDS/$1
+	PROG=$B/$APP
+	STEP=copy
+	RUN_DOOR=
+	echo "check $1: $TITLE"
+	if ! mkdir -p "$B" || ! starting_point "$1"; then
+		say copy "FAIL: cannot make ${W#"$ROOT"/}"
+		return 1
+	fi
+	if check_steps "$1"; then
+		_res=pass
+	else
+		_res=fail
+	fi
+	stop_prog_quiet	# a run step that failed half-way
+	result_add "$1" "$STEP" "$_res" $(($(date +%s) - _t0)) "$RUN_DOOR"
+	if [ "$_res" = pass ]; then
+		echo "$1: done ($(($(date +%s) - _t0)) s)"
+		return 0
+	fi
+	echo "$1: not yet, at $STEP: make hint EX=$1 for a hint"
+	return 1
+}
+
+# check_all: every exercise, on one loop device; a line of totals
+check_all() {
+	_pass=0 _n=0
+	for _id in $(ex_ids); do
+		check_one "$_id" && _pass=$((_pass + 1))
+		_n=$((_n + 1))
+		echo
+	done
+	echo "$_pass of $_n exercises pass"
+	[ "$_pass" -eq "$_n" ]
+}
+
+# Ctrl-C: stop the program under test (it detaches on SIGINT), remove
+# the loop device, then go.
+check_abort() {
+	trap - INT TERM HUP
+	stop_prog_quiet
+	cleanup
+	exit 130
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# make check (scripts/check, docs/check.md), healed: for every exercise the
+# untouched starting point fails its check at the step its spec names
+# (a verifier corner program with its refusal explained), and the
+# teacher's solution copied in passes. The student's copies, builds and
+# results go to this test's temp dir, never to work/.
+. "$(dirname "$0")/lib.sh"
+C=$ROOT/scripts/check
+if ! command -v make >/dev/null 2>&1 || ! command -v clang >/dev/null 2>&1; then
+	skip_all "needs make and clang to build the exercises (host only)"
+fi
+need_bin "$BIN/bio_io"
+[ -f "$ROOT/build/common/libcommon.a" ] || skip_all "common/ is not built (run make)"
+need_root
+export CHECK_WORK="$T_TMP/work" CHECK_BUILD="$T_TMP/build" CHECK_RESULTS="$T_TMP/results.jsonl"
+
+# --- usage: one line and exit 2
+"$C" 99.9 >/dev/null 2>"$T_TMP/err"
+is "$?" 2 "check 99.9 (no such exercise): exit 2"
+is "$(cat "$T_TMP/err")" "check: no exercise '99.9' (make progress lists them)" "check 99.9: one line says why"
+"$C" --bogus >/dev/null 2>"$T_TMP/err"
+is "$?" 2 "check --bogus: exit 2"
+is "$(wc -l <"$T_TMP/err")" 1 "check --bogus: one line"
+if command -v inotifywait >/dev/null 2>&1; then
+	skip "check --watch without inotify-tools" "inotifywait is installed here"
+else
+	"$C" --watch 01.1 >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "check --watch without inotifywait: exit 2"
+	is "$(cat "$T_TMP/err")" "make watch needs inotifywait (Debian: apt-get install inotify-tools)" \
+		"check --watch: one line says what to install"
+fi
+is "$("$C" --next)" "$("$C" --list | head -n 1)" "nothing checked yet: the first exercise is next"
+check "make hint EX=01.1 prints the hint" sh -c "make -s -C '$ROOT' hint EX=01.1 | grep -q bpf_get_current_comm"
+
+# --- every exercise: the starting point fails where expected, the solution passes
+n=0
+for id in $("$C" --list); do
+	n=$((n + 1))
+	SOURCE='' RULE=''
+	# shellcheck disable=SC1090
+	. "$ROOT/exercises/$id/spec"
+	t="check $id ($TITLE)"
+	"$C" "$id" >"$T_TMP/c.out" 2>&1
+	rc=$?
+	is "$rc" 1 "$t: the starting point fails"
+	check "$t: at the $FAILS_AT step" grep -qx "$id: not yet, at $FAILS_AT: make hint EX=$id for a hint" "$T_TMP/c.out"
+	if [ -n "$RULE" ]; then
+		check "$t: the refusal is explained ($RULE)" grep -q "^  why \[$RULE\]: " "$T_TMP/c.out"
+		# its own rule's words only: the explanations do not overlap
+		is "$(grep -c '^  why \[' "$T_TMP/c.out")" 1 "$t: one explanation"
+	fi
+	[ "$rc" -eq 1 ] && [ "$FAILS_AT" != compile ] &&
+		check "$t: the steps before $FAILS_AT say ok" grep -q '^  compile   ok$' "$T_TMP/c.out"
+	[ "$rc" -eq 1 ] || sed 's/^/#   /' "$T_TMP/c.out"
+	# the teacher's answer, copied into the student's copy
+	if [ -n "$SOURCE" ]; then
+		cp "$ROOT/$SOLUTION" "$CHECK_WORK/$id/vload.bpf.c"
+	else
+		cp "$ROOT/$SOLUTION"/* "$CHECK_WORK/$id/"
+	fi
+	"$C" "$id" >"$T_TMP/c.out" 2>&1
+	rc=$?
+	is "$rc" 0 "$t: the solution copied in passes"
+	check "$t: its run step is ok" grep -q '^  run       ok' "$T_TMP/c.out"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_TMP/c.out"
+	is "$(grep -c "^{\"exercise\":\"$id\",\"step\":\"$FAILS_AT\",\"result\":\"fail\"," "$CHECK_RESULTS") $(grep -c "^{\"exercise\":\"$id\",\"step\":\"run\",\"result\":\"pass\"," "$CHECK_RESULTS")" \
+		"1 1" "$t: results hold the fail, then the pass"
+done
+check "there are exercises ($n)" test "$n" -gt 0
+
+# --- results: JSON lines; progress reads them
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+keys = {"exercise", "step", "result", "time", "seconds", "kernel", "door"}
+for n, l in enumerate(open(sys.argv[1]), 1):
+    o = json.loads(l)
+    assert set(o) == keys, "line %d: keys %s" % (n, sorted(o))
+    assert o["result"] in ("pass", "fail"), "line %d: result %s" % (n, o["result"])
+' "$CHECK_RESULTS" 2>"$T_TMP/json.err"
+	ok $? "results: every line is a JSON object with the keys of docs/check.md"
+	tail -n 2 "$T_TMP/json.err" | sed 's/^/#   /'
+else
+	skip "results are JSON" "needs python3 to parse them"
+fi
+"$C" --progress >"$T_TMP/p.out"
+is "$(tail -n 1 "$T_TMP/p.out")" "$n of $n done (results: $CHECK_RESULTS)" "progress: every exercise done"
+is "$("$C" --next)" "" "every exercise done: none is next"
+
+# --- watch: a saved file checks again; a signal ends it, exit 0
+if command -v inotifywait >/dev/null 2>&1; then
+	"$C" --watch v1 >"$T_TMP/w.out" 2>&1 &
+	wpid=$!
+	watching() { [ "$(grep -c '^watching ' "$T_TMP/w.out")" -ge "$1" ] || ! kill -0 "$wpid" 2>/dev/null; }
+	wait_for 120 watching 1
+	cp "$ROOT/solutions/verifier/01_null_check.bpf.c" "$CHECK_WORK/v1/vload.bpf.c"	# a save
+	wait_for 120 watching 2
+	is "$(grep -c '^v1: done' "$T_TMP/w.out")" 2 "watch: checks, then again on a save"
+	kill -TERM $wpid
+	wait $wpid
+	is "$?" 0 "watch: a signal ends it, exit 0"
+else
+	skip "watch checks again on a save" "needs inotifywait (inotify-tools)"
+fi
+
+# --- a check interrupted mid-run (Ctrl-C, or here SIGTERM: a background
+# job ignores SIGINT): nothing stays loaded, the loop device goes. The
+# gate holds the check's I/O until the signal is sent.
+CHECK_GATE=$T_TMP/gate "$C" v1 >"$T_TMP/int.out" 2>&1 &
+cpid=$!
+running() { grep -q '^  attach    ok' "$T_TMP/int.out" || ! kill -0 "$cpid" 2>/dev/null; }
+wait_for 120 running
+kill -TERM $cpid
+touch "$T_TMP/gate"
+wait $cpid
+is "$?" 130 "interrupted: the check ends with 130"
+gone() { ! pgrep -f "^$CHECK_BUILD/v1/vload " >/dev/null; }
+check "interrupted: its program is gone" wait_for 30 gone
+check "interrupted: no loop device left on its file" \
+	sh -c "! losetup -a 2>/dev/null | grep -q 'bwb-test\.$cpid\.img'"
+# --- a reader that goes early (| head): the same
+loops() { losetup -a 2>/dev/null | grep -c 'bwb-test\.[0-9]*\.img'; }
+before=$(loops)
+"$C" v4 2>/dev/null | head -n 3 >/dev/null
+is "$(loops)" "$before" "| head: no loop device left behind"
+done_testing
