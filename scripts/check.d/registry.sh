@@ -24,7 +24,8 @@ ex_exists() {
 	[ -f "$ROOT/exercises/$1/spec" ]
 }
 
-# ex_load ID: the spec's variables, plus EX_DIR, APP (the program built)
+# ex_load ID: the spec's variables, plus EX_DIR, APP (the program built,
+# as the stage's Makefile names it)
 ex_load() {
 	TITLE='' STAGE='' SOURCE='' SOLUTION='' FAILS_AT='' RULE='' WANT=''
 	EX_DIR=$ROOT/exercises/$1
@@ -34,7 +35,8 @@ ex_load() {
 		APP=vload
 		WANT=${WANT:-count}
 	else
-		APP=bio_trace
+		# the stage's program: bio_trace, or pagecache_trace (08, 09)
+		APP=$(sed -n 's/^APP := *//p' "$ROOT/$STAGE/Makefile")
 	fi
 }
 

@@ -127,3 +127,61 @@ ex_run_vload() {
 		"it loads now: does every bio of the disk still reach the count?" || return 1
 	say run "ok: $WANT 4 for 4 reads"
 }
+
+# fs_on_dev: ext4 on $DEV, mounted at $T_MNT for one exercise's run only
+# (the others read and write its sectors raw: fs_off_dev unmounts it;
+# lib.sh's cleanup does on an interrupt). For stages 08 and 09.
+fs_on_dev() {
+	if ! command -v mkfs.ext4 >/dev/null 2>&1; then
+		say run "FAIL: the checker needs mkfs.ext4 (Debian: apt-get install e2fsprogs)"
+		return 1
+	fi
+	# inode tables and journal written now, not by a thread behind our back
+	if ! mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
+		"/dev/$DEV" >"$T_TMP/mkfs.err" 2>&1 ||
+		! mkdir -p "$T_TMP/mnt" || ! mount "/dev/$DEV" "$T_TMP/mnt" 2>>"$T_TMP/mkfs.err"; then
+		say run "FAIL: the checker cannot make a filesystem on /dev/$DEV: $(tail -n 1 "$T_TMP/mkfs.err")"
+		return 1
+	fi
+	T_MNT=$T_TMP/mnt
+}
+
+fs_off_dev() {
+	umount "$T_MNT" 2>/dev/null
+	T_MNT=
+}
+
+# fs_run FUNCTION: FUNCTION's run on the filesystem fs_on_dev makes,
+# unmounted after however it went; FUNCTION's status
+fs_run() {
+	fs_on_dev || return 1
+	"$1"
+	_fs_rc=$?
+	fs_off_dev
+	return $_fs_rc
+}
+
+# fs_files PAGES...: a file of PAGES 4 KiB pages each, $T_MNT/fPAGES
+fs_files() {
+	for _p in "$@"; do
+		dd if=/dev/urandom of="$T_MNT/f$_p" bs=4096 count="$_p" 2>/dev/null && continue
+		say run "FAIL: the checker cannot write $T_MNT/f$_p"
+		return 1
+	done
+}
+
+# read_file [-t] FILE: pc_reader reads FILE to its end (-t: from a thread
+# of its own), a process of its own whose PID is added to PIDS. With
+# READ_CG set, it does so in that cgroup.
+read_file() {
+	if [ -n "$READ_CG" ]; then
+		sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh \
+			"$READ_CG" "$BIN/pc_reader" "$@" >/dev/null 2>"$T_TMP/pc.err" &
+	else
+		"$BIN/pc_reader" "$@" >/dev/null 2>"$T_TMP/pc.err" &
+	fi
+	PIDS="$PIDS $!"
+	wait $! && return 0
+	say run "FAIL: the checker's own reader failed: $(cat "$T_TMP/pc.err")"
+	return 1
+}

@@ -22,7 +22,7 @@ starting_point() {
 		echo "your copy: ${W#"$ROOT"/}/vload.bpf.c, from $SOURCE (edit it, then check again)"
 	else
 		cp "$ROOT/$STAGE"/*.c "$ROOT/$STAGE"/*.h "$W"/ 2>/dev/null
-		[ -f "$W/bio_trace.bpf.c" ] || return 1
+		[ -f "$W/$APP.bpf.c" ] || return 1
 		sed 's|\.\./common/common\.mk|../../common/common.mk|' \
 			"$ROOT/$STAGE/Makefile" >"$W/Makefile" || return 1
 		echo "your copy: ${W#"$ROOT"/}/, from $STAGE (diff -ru $STAGE ${W#"$ROOT"/} shows your answer)"

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Stage 05, exercise 3: the program the kernel runs at submit, as the
+# verifier rewrote it (bpftool prog dump xlated), calls no
+# bpf_probe_read_kernel() in the fentry and tracepoint doors; and the
+# slowest bio of one read still has its sector and size.
+
+# submit_reads: the helper calls to bpf_probe_read_kernel() in the submit
+# program of $TPID (found by the prog_id of its file descriptors), or
+# "no program" if it has none of that name
+submit_reads() {
+	_bt=$(command -v bpftool || echo /usr/sbin/bpftool)
+	# shellcheck disable=SC2013	# one number a line
+	for _id in $(sed -n 's/^prog_id:[[:space:]]*//p' /proc/"$TPID"/fdinfo/* 2>/dev/null | sort -u); do
+		"$_bt" prog show id "$_id" 2>/dev/null |
+			grep -Eq ' name (block_bio_queue_btf|submit_bio_fentry) ' || continue
+		"$_bt" prog dump xlated id "$_id" | grep -c 'bpf_probe_read_kernel'
+		return
+	done
+	echo "no program"
+}
+
+ex_run() {
+	start_prog -d "$DEV" || return 1
+	# a kprobe's bio is a plain number: it reads through the helper, rightly
+	_reads=0
+	_said="no helper call at submit in the $RUN_DOOR door"
+	case "$RUN_DOOR" in
+	*kprobe*) _said="the kprobe door reads through the helper" ;;
+	*) _reads=$(submit_reads) ;;
+	esac
+	io_or_fail "/dev/$DEV" 2048 || return 1
+	stop_prog || return 1
+	want_eq "$_reads" 0 \
+		"calls to bpf_probe_read_kernel() in the submit program (block_bio_queue_btf or submit_bio_fentry, xlated)" \
+		"do the fentry and tp_btf programs pass bio->bi_iter.bi_sector and bi_size, plain loads, to on_submit()?" &&
+	want_eq "$(grep '^Bio Info : ' "$T_TMP/out")" "Bio Info : Sector (2048) Size (4096)" \
+		"the Bio Info line of a run with one read of 4 KiB at sector 2048" \
+		"are the sector and size read from this bio, before on_submit() stores them?" || return 1
+	say run "ok: $_said; the read's sector and size kept"
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Stage 06, solved: the slowest bio, its sector, its submitter's stack,
+ * and the submitting task's name and PID.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kallsyms.h"
+#include "tracer.h"
+#include "bio_trace.h"
+#include "bio_trace.skel.h"
+
+static const struct probe_point *const points[] = {
+	&point_submit_bio,
+	&point_bio_endio,
+};
+
+static const struct argp_child children[] = {
+	{ &common_argp, 0, NULL, 0 },
+	{ &json_argp, 0, NULL, 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.children = children,
+	.doc = "Print the latency of each bio, from submit_bio() to bio_endio(), "
+	       "and at the end the slowest one, its sector and its submitter's stack.\v"
+	       "Examples:\n"
+	       "  bio_trace                  # every disk, until Ctrl-C\n"
+	       "  bio_trace -d loop0         # one disk\n"
+	       "  bio_trace -a tracepoint    # force the tracepoint door\n"
+	       "  bio_trace --duration 5 -q  # the slowest bio of 5 seconds",
+};
+
+/* Lesson#3: called by ring_buffer__poll() for each event the BPF side sent. */
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	const struct event *e = data;
+
+	if (env.json) {
+		json_begin("latency");
+		json_hex("bio", e->bio);
+		json_u64("start_ns", e->start_ns);
+		json_u64("end_ns", e->end_ns);
+		json_u64("latency_ns", e->latency_ns);
+		json_end();
+	} else {
+		printf("bio 0x%llx: submit_bio() -> bio_endio() time duration: %llu ns\n",
+		       (unsigned long long)e->bio, (unsigned long long)e->latency_ns);
+	}
+	return 0;
+}
+
+/* Lesson#4: each CPU kept its own maxima, one per level; the largest wins. */
+static int merge_max(struct bpf_map *map, struct max_rec *best)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct max_rec *recs;
+	int err = 0;
+
+	memset(best, 0, sizeof(*best));
+	if (ncpu < 0)
+		return ncpu;
+	recs = calloc(ncpu, sizeof(*recs));
+	if (!recs)
+		return -ENOMEM;
+	for (__u32 level = 0; !err && level < MAX_LEVELS; level++) {
+		err = bpf_map__lookup_elem(map, &level, sizeof(level), recs,
+					   ncpu * sizeof(*recs), 0);
+		for (int i = 0; !err && i < ncpu; i++)
+			if (recs[i].bio && recs[i].duration > best->duration)
+				*best = recs[i];
+	}
+	free(recs);
+	return err;
+}
+
+/* Why bpf_get_stackid() gave no stack (it returns -errno). */
+static const char *stack_error(int err)
+{
+	switch (err) {
+	case -EEXIST:
+		return "another stack held its slot in the stack map (hash collision)";
+	case -EFAULT:
+		return "the kernel could not walk the submitter's stack";
+	default:
+		return strerror(-err);
+	}
+}
+
+/* The frames of the tracing machinery itself: BPF, trampolines, tracepoints. */
+static bool tracing_frame(const struct ksym *s)
+{
+	static const char *const prefixes[] = {
+		"bpf_", "__bpf_", "trace_", "__traceiter_", "perf_",
+		"kprobe", "__kprobes", "ftrace_", "rethook",
+	};
+
+	if (s->module && !strcmp(s->module, "bpf"))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(s->name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Why there is no stack: a line, or with --json a "stack" object. */
+static void no_stack(const char *fmt, ...)
+{
+	char why[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (env.json) {
+		json_begin("stack");
+		json_str("error", why);
+		json_end();
+	} else {
+		printf("No stack: %s\n", why);
+	}
+}
+
+/*
+ * Lesson#6: the stack, outermost caller first, like the kernel's own
+ * dumps; the innermost frames that belong to the tracer are left out so
+ * the stack ends in the block layer.
+ */
+static void print_stack(struct bpf_map *stacks, int stack_id)
+{
+	__u64 ip[MAX_STACK_DEPTH] = {};
+	char frame[MAX_STACK_DEPTH][128];
+	const struct ksyms *ks;
+	int n = 0, top = 0, nf = 0;
+
+	if (stack_id < 0) {
+		no_stack("%s", stack_error(stack_id));
+		return;
+	}
+	if (bpf_map__lookup_elem(stacks, &stack_id, sizeof(stack_id), ip,
+				 sizeof(ip), 0)) {
+		no_stack("id %d is not in the stack map", stack_id);
+		return;
+	}
+	ks = ksyms_kernel();
+	if (!ks) {
+		no_stack("cannot read /proc/kallsyms: %s", strerror(errno));
+		return;
+	}
+	while (n < MAX_STACK_DEPTH && ip[n])
+		n++;
+	while (top < n) {
+		const struct ksym *s = ksyms_find(ks, ip[top], NULL);
+
+		if (!s || !tracing_frame(s))
+			break;
+		top++;
+	}
+	for (int i = n - 1; i >= top; i--) {
+		uint64_t off;
+		const struct ksym *s = ksyms_find(ks, ip[i], &off);
+
+		if (!s)
+			snprintf(frame[nf++], sizeof(frame[0]), "0x%llx (no symbol)",
+				 (unsigned long long)ip[i]);
+		else
+			snprintf(frame[nf++], sizeof(frame[0]), "%s+0x%llx%s%s%s", s->name,
+				 (unsigned long long)off, s->module ? " [" : "",
+				 s->module ? s->module : "", s->module ? "]" : "");
+	}
+	if (env.json) {
+		json_begin("stack");
+		json_strs("frames", frame, nf);
+		json_end();
+		return;
+	}
+	for (int i = 0; i < nf; i++)
+		printf("=> %s\n", frame[i]);
+}
+
+static int print_max(struct bio_trace_bpf *skel)
+{
+	struct max_rec m;
+	int err;
+
+	err = merge_max(skel->maps.max_latency, &m);
+	if (err) {
+		fprintf(stderr, "bio_trace: cannot read the max latency: %s\n",
+			strerror(-err));
+		return err;
+	}
+	if (env.json) {
+		json_begin("max");	/* no fields: no bio completed */
+		if (m.bio) {
+			json_hex("bio", m.bio);
+			json_u64("start_ns", m.start);
+			json_u64("end_ns", m.end);
+			json_u64("sector", m.sector);
+			json_u64("size", m.size);
+			json_str("comm", m.comm);
+			json_u64("pid", m.pid);
+			json_u64("latency_ns", m.duration);
+		}
+		json_end();
+		if (m.bio)
+			print_stack(skel->maps.stacks, m.stack_id);
+		return 0;
+	}
+	printf("=====\n");
+	if (!m.bio) {
+		printf("No bio completed after its submit was seen\n");
+	} else {
+		printf("From: submit_bio(bio=0x%llx) %llu\n",
+		       (unsigned long long)m.bio, (unsigned long long)m.start);
+		printf("To  : bio_endio (bio=0x%llx) %llu\n",
+		       (unsigned long long)m.bio, (unsigned long long)m.end);
+		printf("Bio Info : Sector (%llu) Size (%u)\n",
+		       (unsigned long long)m.sector, m.size);
+		printf("Task : %s (pid %u)\n", m.comm, m.pid);
+		printf("Max latency %llu ns\n", (unsigned long long)m.duration);
+		print_stack(skel->maps.stacks, m.stack_id);
+	}
+	printf("=====\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tracer t = TRACER_INIT("bio_trace");
+	struct bio_trace_bpf *skel;
+	int err;
+
+	parse_args(&argp, argc, argv, NULL);
+	if (tracer_preflight(t.name))
+		return 1;
+
+	/*
+	 * Open the skeleton, set read-only data and choose the doors before
+	 * load. If the programs fail to load, -a auto tries the next door:
+	 * libbpf loads an object once, so that takes a new one.
+	 */
+	for (;;) {
+		skel = bio_trace_bpf__open();
+		if (!skel) {
+			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+			return 1;
+		}
+		skel->rodata->quiet = env.quiet;
+		skel->rodata->targ_dev = env.dev;
+
+		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		if (err)
+			goto cleanup;
+		/* BIO_CLONED's bit on this kernel, from its BTF (bio_end.bpf.h) */
+		skel->rodata->bio_cloned_flag = t.doors.bio_cloned;
+		err = bio_trace_bpf__load(skel);
+		if (!tracer_next_door(&t, err))
+			break;
+		bio_trace_bpf__destroy(skel);
+	}
+	if (err)
+		goto cleanup;
+	/* Lesson#3: the events map's reader; tracer_run() polls it. */
+	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
+	if (!t.rb) {
+		err = -errno;
+		fprintf(stderr, "%s: cannot read the ring buffer: %s\n", t.name, strerror(errno));
+		goto cleanup;
+	}
+	err = tracer_attach(&t);
+	if (err)
+		goto cleanup;
+	/* Read the symbols while attached: a trampoline is named only then. */
+	ksyms_kernel();
+
+	err = tracer_run(&t);
+	/* Detached now: the maxima no longer change under us. */
+	if (!err)
+		err = print_max(skel);
+	if (!err)
+		err = tracer_summary(&t);
+cleanup:
+	tracer_close(&t);
+	bio_trace_bpf__destroy(skel);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* What the BPF side and the user side of bio_trace share. */
+#ifndef __BIO_TRACE_H
+#define __BIO_TRACE_H
+
+/* One bio's latency, sent to user space through the ring buffer. */
+struct event {
+	__u64 bio;		/* struct bio *: an address the kernel reuses */
+	__u64 start_ns;		/* submit, bpf_ktime_get_ns() */
+	__u64 end_ns;		/* completion */
+	__u64 latency_ns;	/* end_ns - start_ns */
+};
+
+/* The kernel's PERF_MAX_STACK_DEPTH: frames kept per stack. */
+#define MAX_STACK_DEPTH 127
+
+/* What submit knew about a bio: its time, and where it goes. */
+struct start_rec {
+	__u64 ts;		/* submit time, ns */
+	__u64 sector;		/* first sector, 512-byte units, at submit */
+	__u32 size;		/* bytes, at submit */
+	__s32 stack_id;		/* submitter's stack, or -errno */
+	__u32 pid;		/* the submitter's process (TGID) */
+	__u32 pad;
+	char comm[16];		/* its task's name (TASK_COMM_LEN) */
+};
+
+/*
+ * The slowest bio a CPU has completed. One record, written whole by the
+ * completion handler, so bio and times always belong together.
+ */
+struct max_rec {
+	__u64 bio;		/* struct bio *, 0 = none yet */
+	__u64 start;		/* submit time, ns */
+	__u64 end;		/* completion time, ns */
+	__u64 duration;		/* end - start */
+	__u64 sector;		/* from its start record */
+	__u32 size;
+	__s32 stack_id;
+	__u32 pid;
+	__u32 pad;
+	char comm[16];
+};
+
+/*
+ * max_rec records per CPU, one per level a completion can run at (task,
+ * softirq, hardirq, NMI): one interrupting another never shares its record.
+ */
+#define MAX_LEVELS 4
+
+#endif /* __BIO_TRACE_H */
