@@ -135,7 +135,8 @@ for door in $TEST_DOORS; do
 	wait $pids
 	stop
 	# each tree: its address, the bio it names, its disk, its first
-	# event's time, and every sector+size it showed (its events')
+	# event's time, and every sector+size it showed (its events' until
+	# its end)
 	res=$(awk -v up="$UP" -v disk="$FS_DISK" -v map="$MAP" '
 		function str(k) {
 			if (!match($0, "\"" k "\":\"[^\"]*\"")) return ""
@@ -148,7 +149,10 @@ for door in $TEST_DOORS; do
 		!/^\{"type":"bio"/ { next }
 		{ t++; b[t] = str("bio"); on[t] = str("disk"); t0[t] = num("first_ns")
 		  par[t] = /"stacked":true/ ? str("parent") : ""
+		  # its own life: events up to its end (where a function door
+		  # cannot see a new life begin, the next one may follow on)
 		  rest = $0; ext[t] = ""
+		  if ((e = index(rest, "\"end\":true"))) rest = substr(rest, 1, e)
 		  while (match(rest, /"sector":[0-9]+,"size":[0-9]+/)) {
 			split(substr(rest, RSTART, RLENGTH), f, /[:,]/)
 			ext[t] = ext[t] " " f[2] "+" f[4]
