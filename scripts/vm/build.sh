@@ -7,8 +7,11 @@
 #
 # KERNEL is "cloud" (linux-image-cloud-amd64, today 6.1), "6.12"
 # (linux-image-6.12-cloud-amd64) or a linux-image-* package name; -arm64
-# for VM_ARCH=arm64. For each, in the VM folder (build/vm, or
-# build/<arch>/vm for another architecture than the host's):
+# for VM_ARCH=arm64; or another suite's, through a private apt
+# configuration (scripts/vm/apt.sh, its lists in <VM folder>/apt/):
+# "5.10" (bullseye's cloud), "7.2" (sid's cloud), "7.2-16k" (sid's
+# arm64-16k: 16 KiB pages, arm64 only). For each, in the VM folder
+# (build/vm, or build/<arch>/vm for another architecture than the host's):
 #   <kver>/vmlinuz, initrd.img   kernel, busybox + modules + init
 #   <KERNEL> -> <kver>           the name the scripts boot by
 # and, shared by all kernels:
@@ -25,11 +28,14 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/arch.sh"
+. "$ROOT/scripts/vm/apt.sh"
 
 # Modules the guest loads, in dependency order after resolution (those
-# built into a kernel are left out). arm64's results channel is a virtio
-# console (QEMU's virt machine has one serial port for Linux).
-MODULES="configfs null_blk loop dm_mod"
+# built into a kernel are left out). The disks are NVMe with ext4: built
+# into the cloud kernels, modules in the others (arm64-16k). arm64's
+# results channel is a virtio console (QEMU's virt machine has one
+# serial port for Linux).
+MODULES="nvme ext4 configfs null_blk loop dm_mod"
 [ "$VM_ARCH" = arm64 ] && MODULES="$MODULES virtio_pci virtio_console"
 BUSYBOX=${BUSYBOX:-/bin/busybox}	# the host's, for its xzcat
 
@@ -58,32 +64,124 @@ resolve() {
 	apt-cache show "$1" >/dev/null 2>&1 || return 0
 	_p=$(apt-cache depends "$1" 2>/dev/null |
 		sed -n 's/^ *Depends: \(linux-image-[^ :]*\)\(:[a-z0-9]*\)\{0,1\}$/\1/p' | head -n 1)
-	echo "${_p:-$1}"
+	echo "${_p:-${1%:*}}"
 }
 
-# fetch_kernel KERNEL: sets DEB (a cached .deb) and KVER.
-fetch_kernel() {
-	case "$1" in
-	linux-image-*) meta=$1 ;;
-	cloud) meta=linux-image-cloud-$DEB_ARCH ;;
-	*) meta=linux-image-$1-cloud-$DEB_ARCH ;;
+# kernel_suite KERNEL: the Debian suite whose kernel KERNEL names, when
+# the host's package lists (bookworm: 6.1, 6.12) do not have it.
+kernel_suite() {
+	case $1 in
+	5.10) echo bullseye ;;
+	7.2 | 7.2-16k) echo sid ;;
 	esac
-	pkg=$(resolve "$meta$DEB_SUFFIX")
-	if [ -z "$pkg" ]; then
-		# Offline: the version this name resolved to last time.
-		[ -L "$VM/$1" ] || cannot "cannot resolve $meta (no package lists, nothing cached)"
-		pkg=linux-image-$(readlink "$VM/$1")
-		echo "vm build: cannot resolve $meta now, using $pkg from before" >&2
+}
+
+# flavour KERNEL: cloud (virtio and NVMe, no firmware: a small package),
+# or arm64-16k (16 KiB pages: sid's arm64 has it, in no cloud build).
+flavour() {
+	case $1 in
+	*-16k) echo arm64-16k ;;
+	*) echo "cloud-$DEB_ARCH" ;;
+	esac
+}
+
+# newest VERSION FLAVOUR: the linux-image packages of kernel VERSION
+# (5.10, 7.2) and FLAVOUR in the package lists, newest first (a suite
+# carries several, and has no meta package per version).
+newest() {
+	apt-cache pkgnames "linux-image-$1" 2>/dev/null |
+		grep -xE "linux-image-$(echo "$1" | sed 's/\./\\./g')[-.+][^ ]*-$2" |
+		sort -rV
+}
+
+# kernel_packages KERNEL: the linux-image packages KERNEL may name, best
+# first (empty if the lists do not know it). SUITE and SFX: fetch_kernel's.
+kernel_packages() {
+	case "$1" in
+	linux-image-*) resolve "$1$SFX" ;;
+	cloud) resolve "linux-image-cloud-$DEB_ARCH$SFX" ;;
+	*)
+		if [ -n "$SUITE" ]; then
+			newest "${1%-16k}" "$(flavour "$1")"
+		else
+			resolve "linux-image-$1-cloud-$DEB_ARCH$SFX"
+		fi
+		;;
+	esac
+}
+
+# parts PKG: the packages that make kernel PKG. Up to 6.x one; sid's
+# linux-image-* holds nothing, its pieces depend on: linux-binary-*
+# (vmlinuz), linux-modules-*, linux-base-* (modules.builtin).
+parts() {
+	echo "$1"
+	apt-cache depends "$1$SFX" 2>/dev/null |
+		sed -n "s/^ *Depends: \(linux-\(binary\|modules\|base\)-${1#linux-image-}\)\(:[a-z0-9]*\)\{0,1\}\$/\1/p"
+}
+
+# cached PKG: every part of PKG is in $VM/debs already
+cached() {
+	for _p in $(parts "$1"); do
+		ls "$VM/debs/${_p}_"*.deb >/dev/null 2>&1 || return 1
+	done
+}
+
+# fetch_parts PKG: the parts of PKG not cached yet into $VM/debs. Fails
+# when the archive has not every one (a mirror may lack a suite's
+# security pool for one architecture: bullseye-security's arm64 here).
+fetch_parts() {
+	_get=
+	for _p in $(parts "$1"); do
+		ls "$VM/debs/${_p}_"*.deb >/dev/null 2>&1 || _get="$_get $_p$SFX"
+	done
+	[ -n "$_get" ] || return 0
+	echo "  FETCH   $_get" >&2
+	download "$VM/debs" $_get 2>"$VM/debs/.fetch.err" && return 0
+	echo "vm build: $1: $(grep -m 1 'E: ' "$VM/debs/.fetch.err")" >&2
+	return 1
+}
+
+# pick KERNEL: sets PKG, the best candidate that is cached (a kernel once
+# fetched is kept), else the best one the archive serves.
+pick() {
+	_cands=$(kernel_packages "$1")
+	PKG=
+	for _c in $_cands; do
+		cached "$_c" && PKG=$_c && return 0
+	done
+	for _c in $_cands; do
+		fetch_parts "$_c" && PKG=$_c && return 0
+	done
+	return 1
+}
+
+# fetch_kernel KERNEL: sets DEBS (its cached .debs) and KVER.
+fetch_kernel() {
+	case $1 in
+	*-16k) [ "$DEB_ARCH" = arm64 ] || die "$1: 16 KiB pages are an arm64 flavour (VM_ARCH=arm64)" ;;
+	esac
+	SUITE=$(kernel_suite "$1")
+	SFX=$DEB_SUFFIX
+	unset APT_CONFIG
+	if [ -n "$SUITE" ]; then
+		suite_apt "$SUITE"
+		SFX=	# the private lists are VM_ARCH's only
 	fi
 	mkdir -p "$VM/debs"
-	DEB=$(ls "$VM/debs/${pkg}_"*.deb 2>/dev/null | tail -n 1)
-	if [ -z "$DEB" ]; then
-		echo "  FETCH    $pkg" >&2
-		# apt's sandbox user may not be able to write to build/
-		download "$VM/debs" "$pkg$DEB_SUFFIX" || cannot "cannot download $pkg"
-		DEB=$(ls "$VM/debs/${pkg}_"*.deb | tail -n 1)
+	# sid moves on: a list fetched earlier may name only versions gone
+	pick "$1" || { [ -n "$SUITE" ] && [ -z "$APT_FRESH" ] && suite_update && pick "$1"; } || true
+	if [ -z "$PKG" ]; then
+		# Offline: the version this name resolved to last time.
+		[ -L "$VM/$1" ] || cannot "cannot fetch kernel $1 (no package lists, nothing cached, or not in the archive)"
+		PKG=linux-image-$(readlink "$VM/$1")
+		echo "vm build: cannot fetch kernel $1 now, using $PKG from before" >&2
 	fi
-	KVER=${pkg#linux-image-}
+	KVER=${PKG#linux-image-}
+	# its parts: those cached (also offline, when apt knows none)
+	DEBS=$(ls "$VM/debs/" | sed -n "s/^\(linux-[a-z]*-$KVER\)_.*/\1/p" | sort -u |
+		while read -r _p; do ls "$VM/debs/${_p}_"*.deb | tail -n 1; done)
+	[ -n "$DEBS" ] || cannot "no package of $PKG in $VM/debs"
+	unset APT_CONFIG
 }
 
 # download DIR PACKAGE...: their .debs into DIR (PACKAGE may be name:arch)
@@ -109,19 +207,40 @@ moddeps() (
 	echo "$_f"
 )
 
+# modcat MODULE: MODULE uncompressed. The guest's busybox insmod may not
+# read every compression (zstd: 6.x+ kernels may ship .ko.zst): the host
+# decompresses them all.
 modcat() {
 	case "$1" in
 	*.xz) "$BUSYBOX" xzcat "$1" ;;
-	*.zst) zstd -dcq "$1" ;;
+	*.zst)
+		command -v zstd >/dev/null 2>&1 || cannot "zstd missing (apt-get install zstd): $1"
+		zstd -dcq "$1"
+		;;
 	*.gz) gzip -dc "$1" ;;
 	*) cat "$1" ;;
 	esac
 }
 
+# unpack_kernel DIR: DEBS unpacked into DIR (but their docs); sets MODDIR
+# (the modules' folder) and moves vmlinuz to $kdir. Up to 6.x: /boot and
+# /lib/modules; sid's (merged /usr): /usr/lib/modules/KVER/vmlinuz too.
+unpack_kernel() {
+	for _d in $DEBS; do
+		dpkg-deb --fsys-tarfile "$_d" | tar -x -C "$1" --exclude=./usr/share
+	done
+	MODDIR=$1/lib/modules
+	[ -d "$1/usr/lib/modules/$KVER" ] && MODDIR=$1/usr/lib/modules
+	for _v in "$1/boot/vmlinuz-$KVER" "$MODDIR/$KVER/vmlinuz"; do
+		[ -f "$_v" ] && mv "$_v" "$kdir/vmlinuz" && return 0
+	done
+	die "no vmlinuz in $DEBS"
+}
+
 build_initrd() {
 	kdir=$VM/$KVER
 	hash=$({
-		echo "$DEB $MODULES"
+		echo "$DEBS $MODULES"
 		cat "$GUEST_BUSYBOX" "$ROOT/scripts/vm/init" "$ROOT/scripts/vm/build.sh"
 	} | sha256sum)
 	[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/initrd.img" ] &&
@@ -129,8 +248,7 @@ build_initrd() {
 	echo "  INITRD   ${kdir#"$ROOT"/}/initrd.img" >&2
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/x" "$kdir"
-	dpkg-deb --fsys-tarfile "$DEB" | tar -x -C "$tmp/x" ./boot ./lib/modules
-	mv "$tmp/x/boot/vmlinuz-$KVER" "$kdir/vmlinuz"
+	unpack_kernel "$tmp/x"
 	r=$tmp/root
 	mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" \
 		"$r/run" "$r/mnt" "$r/root" "$r/etc"
@@ -140,7 +258,7 @@ build_initrd() {
 	chmod 755 "$r/init"
 	# No modules.dep and no kmod in the guest: init insmods in this order.
 	mods=$(for m in $MODULES; do
-		moddeps "$tmp/x/lib/modules" "$m" || exit 1
+		moddeps "$MODDIR" "$m" || exit 1
 	done) || exit 1
 	: >"$r/lib/modules/order"
 	for f in $mods; do
