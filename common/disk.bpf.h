@@ -14,17 +14,32 @@
 /* The kernel's MKDEV(): 12 bits of major above 20 bits of minor. */
 #define DISK_MKDEV(major, minor) (((__u32)(major) << 20) | (__u32)(minor))
 
+/* Before 5.12 a bio named its disk itself (bio->bi_disk, with bi_partno). */
+struct bio___pre512 {
+	struct gendisk *bi_disk;
+} __attribute__((preserve_access_index));
+
 static __always_inline __u32 bio_dev(struct bio *bio)
 {
-	struct gendisk *disk = bio->bi_bdev->bd_disk;
+	struct bio___pre512 *old = (void *)bio;
+	struct gendisk *disk;
 
+	if (bpf_core_field_exists(old->bi_disk))
+		disk = old->bi_disk;
+	else
+		disk = bio->bi_bdev->bd_disk;
 	return DISK_MKDEV(disk->major, disk->first_minor);
 }
 
 static __always_inline __u32 bio_dev_core(struct bio *bio)
 {
-	struct gendisk *disk = BPF_CORE_READ(bio, bi_bdev, bd_disk);
+	struct bio___pre512 *old = (void *)bio;
+	struct gendisk *disk;
 
+	if (bpf_core_field_exists(old->bi_disk))
+		disk = BPF_CORE_READ(old, bi_disk);
+	else
+		disk = BPF_CORE_READ(bio, bi_bdev, bd_disk);
 	return DISK_MKDEV(BPF_CORE_READ(disk, major), BPF_CORE_READ(disk, first_minor));
 }
 
