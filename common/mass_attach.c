@@ -15,28 +15,37 @@ int mass_attach_door(struct btf *vmlinux, enum door want, const char *prog, char
 		     size_t len)
 {
 	int fe = -ENOENT;
-	bool kp = kprobes_supported();
-	char fe_why[64];
+	const char *kp_why = NULL;
+	char fe_why[80];
 
 	if (want == DOOR_AUTO || want == DOOR_FENTRY)
 		fe = fentry_probe(vmlinux, "submit_bio", 1);
-	snprintf(fe_why, sizeof(fe_why), "refused by this kernel (%s)",
-		 fe == -EPERM ? "EPERM" : strerror(-fe));
+	if (fe && fe != -EPERM && !fentry_probe(vmlinux, "submit_bio", 0))
+		snprintf(fe_why, sizeof(fe_why), "its links take no cookie (5.19+)");
+	else
+		snprintf(fe_why, sizeof(fe_why), "refused by this kernel (%s)",
+			 fe == -EPERM ? "EPERM" : strerror(-fe));
 	if (want == DOOR_FENTRY && fe) {
 		fprintf(stderr, "%s: no fentry door on this kernel (%s)\n", prog, fe_why);
 		return -1;
 	}
-	if (want == DOOR_KPROBE && !kp) {
-		fprintf(stderr, "%s: no kprobe door on this kernel (this kernel has no kprobes)\n",
-			prog);
+	/* one program for every function: it asks the cookie which one fired */
+	if (!kprobes_supported())
+		kp_why = "this kernel has no kprobes";
+	else if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie,
+					 NULL) != 1)
+		kp_why = "bpf_get_attach_cookie() is 5.15+";
+	if (want == DOOR_KPROBE && kp_why) {
+		fprintf(stderr, "%s: no kprobe door on this kernel (%s)\n", prog, kp_why);
 		return -1;
 	}
 	if (want != DOOR_AUTO)
 		return want;
 	if (!fe)
 		return DOOR_FENTRY;
-	snprintf(why, len, "fentry: %s%s", fe_why, kp ? "" : "; kprobe: this kernel has no kprobes");
-	return kp ? DOOR_KPROBE : DOOR_TRACEPOINT;
+	snprintf(why, len, "fentry: %s%s%s", fe_why, kp_why ? "; kprobe: " : "",
+		 kp_why ? kp_why : "");
+	return kp_why ? DOOR_TRACEPOINT : DOOR_KPROBE;
 }
 
 int mass_attach_init(struct mass_attach *m, const struct bio_funcs *fs, const __u64 *cookies)

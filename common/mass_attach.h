@@ -41,8 +41,8 @@ struct mass_attach {
 /*
  * The door to reach many functions, as -a asks (want): fentry, kprobe,
  * then the tracepoints, as in every stage. fentry must take a cookie
- * (5.19). A door -a names that this kernel lacks: one line, -1. Auto:
- * the doors passed over, and why, in why.
+ * (5.19), a kprobe ask for one (5.15). A door -a names that this kernel
+ * lacks: one line, -1. Auto: the doors passed over, and why, in why.
  */
 int mass_attach_door(struct btf *vmlinux, enum door want, const char *prog, char *why,
 		     size_t len);

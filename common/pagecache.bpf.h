@@ -5,8 +5,6 @@
 
 #include "disk.bpf.h"
 
-#define PAGECACHE_PAGE_SHIFT 12	/* 4 KiB pages (x86-64, most arm64) */
-
 /*
  * The disk under a file, as the dev_t -d gives. Block-device files and
  * filesystems without a disk (tmpfs, proc) have no sb->s_bdev: 0.
@@ -27,12 +25,21 @@ struct folio___61 {
 	unsigned int _folio_nr_pages;
 } __attribute__((preserve_access_index));
 
-/* Named here too: the arm64 vmlinux.h is 6.1's. */
+/*
+ * Since 6.18 folio->flags is memdesc_flags_t, a struct around the word.
+ * Both layouts are named here, not taken from vmlinux.h: the arm64 one
+ * is 6.1's, the x86 one 6.18's, and a program built on either must load
+ * on both kinds of kernel.
+ */
+struct memdesc_flags___618 {
+	unsigned long f;
+} __attribute__((preserve_access_index));
+
 struct folio___618 {
+	struct memdesc_flags___618 flags;
 	unsigned int _nr_pages;
 } __attribute__((preserve_access_index));
 
-/* Before 6.18 folio->flags was a plain unsigned long, not memdesc_flags_t. */
 struct folio___pre618 {
 	unsigned long flags;
 } __attribute__((preserve_access_index));
@@ -48,7 +55,7 @@ static __always_inline __u32 folio_pages(struct folio *folio)
 	if (bpf_core_field_exists(pre618->flags))
 		bpf_core_read(&flags, sizeof(flags), &pre618->flags);
 	else
-		bpf_core_read(&flags, sizeof(flags), &folio->flags);
+		bpf_core_read(&flags, sizeof(flags), &new->flags.f);
 	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
 		return 1;
 	if (bpf_core_field_exists(new->_nr_pages))

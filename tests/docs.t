@@ -288,4 +288,12 @@ for dir in stage[0-9][0-9]_*; do
 	check "$dir: What changed quotes make diff STAGE=$n line for line" \
 		sh -c "! grep -qvxF -f '$T_TMP/d' '$T_TMP/quote'"
 done
+
+# The repository holds sources: a built program checked in goes stale
+# with the next change to its source (two solutions' once did).
+git ls-files -z | xargs -0 sh -c 'for f; do
+	[ -f "$f" ] && [ "$(head -c 4 "$f" | od -An -c | tr -d " ")" = "177ELF" ] && echo "$f"
+done; true' sh >"$T_TMP/elf"
+sed 's/^/#   checked in: /' "$T_TMP/elf"
+check "no built program is checked in (.gitignore)" test ! -s "$T_TMP/elf"
 done_testing

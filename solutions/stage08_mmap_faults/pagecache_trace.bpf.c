@@ -12,6 +12,7 @@
 /* Set by the user side before load; the verifier then drops dead branches. */
 const volatile bool quiet = false;	/* -q: no events, counts only */
 const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
+const volatile __u32 page_shift = 12;	/* log2 of the kernel's page size: 12, 14 or 16 */
 
 /*
  * Lesson#1: per-CPU counters, one slot each for hits, misses and added
@@ -137,8 +138,8 @@ static __always_inline bool clamp_to_file(struct address_space *mapping,
 
 	if (!isize)
 		return false;
-	if (*end > (isize - 1) >> PAGECACHE_PAGE_SHIFT)
-		*end = (isize - 1) >> PAGECACHE_PAGE_SHIFT;
+	if (*end > (isize - 1) >> page_shift)
+		*end = (isize - 1) >> page_shift;
 	return first <= *end;
 }
 
@@ -206,7 +207,7 @@ static __always_inline int lookup_done(struct kiocb *iocb, struct folio_batch *f
 	mapping = BPF_CORE_READ(iocb, ki_filp, f_mapping);
 	if (targ_dev && mapping_dev(mapping) != targ_dev)
 		return 0;
-	first = BPF_CORE_READ(iocb, ki_pos) >> PAGECACHE_PAGE_SHIFT;
+	first = BPF_CORE_READ(iocb, ki_pos) >> page_shift;
 	return on_lookup(mapping, first,
 			 BPF_CORE_READ(folio, index) + folio_pages(folio) - 1);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include "tracer.h"
 #include "pagecache_trace.h"
@@ -176,6 +177,8 @@ int main(int argc, char **argv)
 		}
 		skel->rodata->quiet = env.quiet;
 		skel->rodata->targ_dev = env.dev;
+		/* the kernel's page size is user space's: 4, 16 or 64 KiB */
+		skel->rodata->page_shift = __builtin_ctz(getpagesize());
 
 		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 		if (err)
