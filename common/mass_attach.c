@@ -24,7 +24,7 @@ int mass_attach_door(struct btf *vmlinux, enum door want, const char *prog, char
 		snprintf(fe_why, sizeof(fe_why), "its links take no cookie (5.19+)");
 	else
 		snprintf(fe_why, sizeof(fe_why), "refused by this kernel (%s)",
-			 fe == -EPERM ? "EPERM" : strerror(-fe));
+			 fe == -EPERM ? "EPERM" : fe == -524 ? "ENOTSUPP" : strerror(-fe));
 	if (want == DOOR_FENTRY && fe) {
 		fprintf(stderr, "%s: no fentry door on this kernel (%s)\n", prog, fe_why);
 		return -1;

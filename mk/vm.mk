@@ -8,7 +8,8 @@
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
 # those test files in the guest. make test runs only the stage tests on
-# the kernels of VM_SMOKE_KERNELS (tests/vm.t); vm-test runs all.
+# the kernels of VM_SMOKE_KERNELS (tests/vm.t); vm-test runs all, on
+# every kernel from 5.10 to 7.2 unless VM_KERNELS is given.
 # VM_ARCH=arm64: the aarch64 VM (qemu-system-aarch64, Debian's cloud-arm64
 # kernels), its programs cross built by make ARCH=arm64, its files under
 # build/arm64/vm/ (the hand-out: build/classroom-vm-arm64.tar.gz); the
@@ -20,6 +21,12 @@ VM_KERNEL ?= $(firstword $(VM_KERNELS))
 VM_ARCH ?= $(HOST_ARCH)
 override VM_ARCH := $(call arch_name,$(VM_ARCH))
 export VM_KERNELS VM_ARCH
+# vm-test boots every kernel the VM knows (tests/vm.t: 5.10 to 7.2), or
+# those of VM_KERNELS when it is given (make vm-test VM_KERNELS=7.2)
+ifneq ($(filter command line environment,$(origin VM_KERNELS)),)
+VM_TEST_KERNELS ?= $(VM_KERNELS)
+endif
+export VM_TEST_KERNELS
 
 # The guest's programs: this tree's, or another architecture's build.
 ifeq ($(VM_ARCH),$(HOST_ARCH))

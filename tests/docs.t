@@ -296,4 +296,26 @@ git ls-files -z | xargs -0 sh -c 'for f; do
 done; true' sh >"$T_TMP/elf"
 sed 's/^/#   checked in: /' "$T_TMP/elf"
 check "no built program is checked in (.gitignore)" test ! -s "$T_TMP/elf"
+
+# The stage map's minimum kernels are docs/kernels.md's measured facts:
+# per stage, the oldest kernel of its x86 table on which the stage's
+# tests pass in a function door (K, F), then in the tracepoint door (T).
+awk '/^<!-- kernels-table -->$/ { on = 1 } /^<!-- \/kernels-table -->$/ { on = 0 }
+	on && /^### / { x86 = ($2 == "x86") }
+	on && x86 && /^\| test file \|/ { n = split($0, h, "|"); next }
+	on && x86 && /^\| stage[0-9][0-9] \|/ {
+		split($0, c, "|"); s = c[2]; gsub(/ /, "", s); f = t = "-"
+		for (i = 3; i < n; i++) {
+			k = h[i]; gsub(/ /, "", k)
+			if (f == "-" && c[i] ~ /[KF]/) f = k
+			if (t == "-" && c[i] ~ /T/) t = k
+		}
+		print s, f " · " t
+	}' docs/kernels.md | sort >"$T_TMP/measured"
+awk -F'|' '/^\| `stage[0-9][0-9]_/ { s = $2; gsub(/[ `]/, "", s); s = substr(s, 1, 7)
+	m = $(NF - 1); gsub(/^ +| +$/, "", m); print s, m }' README.md | sort >"$T_TMP/claimed"
+check "docs/kernels.md has an x86 row per stage" test "$(wc -l <"$T_TMP/measured")" -eq 11
+diff "$T_TMP/measured" "$T_TMP/claimed" | sed -n 's/^[<>]/#   &/p'
+check "README's min kernels are docs/kernels.md's (function · tracepoint)" \
+	cmp -s "$T_TMP/measured" "$T_TMP/claimed"
 done_testing

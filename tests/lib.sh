@@ -7,6 +7,8 @@
 #               the tests make a loop device over a file in /dev/shm
 #   TEST_DOORS  doors to test (default: kprobe fentry tracepoint); a door
 #               this kernel lacks is reported as SKIP with the reason
+#   TEST_SMOKE  set: a file that costs minutes (stage 10's) runs its
+#               first check in each door only (the VM's smoke kernels)
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/tests/bin

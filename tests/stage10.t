@@ -135,6 +135,9 @@ for door in $TEST_DOORS; do
 		/^ +[0-9]+\.[0-9]+ us / && ($6 == p || $6 == "block_rq_issue") { n++; if ($4 != "task") bad = 1 }
 		END { exit bad || !n }' "$T_TMP/out"
 
+	# the smoke set: one run per door (each attaches some 200 functions)
+	[ -n "${TEST_SMOKE:-}" ] && continue
+
 	# -r: each call with its return and duration; -s: that sector's bio only
 	if [ "$door" != tracepoint ]; then
 		start "$S" -a "$door" -r -d "$DEV" -s $SECTOR || { ok 1 "$t: -r starts"; continue; }
@@ -169,6 +172,12 @@ for door in $TEST_DOORS; do
 	is "$TREES" 0 "$t: -p: another process's bio not shown"
 done
 
+if [ -n "${TEST_SMOKE:-}" ]; then
+	diag "smoke set (TEST_SMOKE): -r, -s, -p, --tree-timeout and the ways out left out"
+	done_testing
+	exit
+fi
+
 # --tree-timeout: a tree whose end never comes is printed after that long
 # without an event, while the run goes on, and counted. Ground truth: a
 # write to a loop device over a file of a frozen ext4 (fsfreeze): its bio
@@ -180,6 +189,8 @@ tt_img=${TMPDIR:-/tmp}/bwb-tt.$$.img
 tt_low= tt_up= tt_mnt=
 if ! command -v fsfreeze >/dev/null 2>&1 || ! command -v mkfs.ext4 >/dev/null 2>&1; then
 	skip "$t" "needs fsfreeze and mkfs.ext4"
+elif ! why=$(door_ok "$S" tracepoint); then
+	skip "$t" "$why"
 elif ! dd if=/dev/zero of="$tt_img" bs=1M count=32 2>/dev/null ||
      ! tt_low=$(loop_attach "$tt_img") ||
      ! mkfs.ext4 -q -F "$tt_low" >/dev/null 2>&1 ||
@@ -220,7 +231,9 @@ rm -f "$tt_img"
 # Ways out: SIGHUP ends a run like Ctrl-C; stdout that takes nothing
 # more (/dev/full) is one line and exit 1
 t="stage10 [exits]"
-if start "$S" -d "$DEV"; then
+if ! why=$(door_ok "$S" auto); then
+	skip "$t" "$why"
+elif start "$S" -d "$DEV"; then
 	io "/dev/$DEV" 64
 	kill -HUP $TPID
 	wait $TPID

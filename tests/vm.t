@@ -3,7 +3,7 @@
 # The classroom VM: builds the image (scripts/vm/build.sh), boots each kernel
 # of VM_KERNELS once under QEMU, and relays the guest's TAP (every test file
 # in every door, then the fio overhead smoke check) prefixed with the kernel
-# version. Logs: <VM folder>/log/<kernel>/{results.tap,console.log}.
+# version; VM_TEST_KERNELS names them (default: all, below). Logs: <VM folder>/log/<kernel>/{results.tap,console.log}.
 # VM_ARCH=arm64 (tests/vm_arm64.t): the aarch64 VM, its programs cross
 # built first (make ARCH=arm64), its kernels Debian's cloud-arm64 ones.
 # vm: skip it boots the VM
@@ -30,18 +30,25 @@ if [ -n "$FOREIGN" ]; then
 	[ $rc -eq 0 ] || { tail -n 20 "$T_TMP/make.log" | sed 's/^/#   /'; done_testing; exit; }
 fi
 
-# Every test file in every door on each kernel, but for the kernels in
-# VM_SMOKE_KERNELS (default: cloud, Debian 12's 6.1): they run the stage
-# tests only (VM_SMOKE_TESTS: each stage in each door it has, refusals
-# included), which keeps make test, and so CI, within its hour. make
-# vm-test runs the whole suite on every kernel (VM_SMOKE_KERNELS empty).
-VM_SMOKE_KERNELS=${VM_SMOKE_KERNELS-cloud}
-VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10 stage10_split}
+# The kernels (VM_TEST_KERNELS): every one scripts/vm/build.sh knows for
+# this architecture, from 5.10 to 7.2 (docs/kernels.md). Every test file
+# in every door on each, but for the kernels in VM_SMOKE_KERNELS (default:
+# all but 6.12): they run the stage tests only (VM_SMOKE_TESTS: each
+# stage in each door it has, refusals included; stage 10's file one
+# check per door, TEST_SMOKE), which keeps make test, and so CI, within
+# its hour. make vm-test runs the whole suite on every kernel
+# (VM_SMOKE_KERNELS empty).
+case $VM_ARCH in
+arm64) all="5.10 cloud 6.12 7.2 7.2-16k" ;;
+*) all="5.10 cloud 6.12 7.2" ;;
+esac
+VM_SMOKE_KERNELS=${VM_SMOKE_KERNELS-5.10 cloud 7.2 7.2-16k}
+VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10}
 
-for k in ${VM_KERNELS:-cloud 6.12}; do
-	tests=${VM_TESTS:-}
+for k in ${VM_TEST_KERNELS:-$all}; do
+	tests=${VM_TESTS:-} smoke=
 	case " $VM_SMOKE_KERNELS " in
-	*" $k "*) [ -n "$tests" ] || tests=$VM_SMOKE_TESTS ;;
+	*" $k "*) [ -n "$tests" ] || tests=$VM_SMOKE_TESTS smoke=wb.smoke=1 ;;
 	esac
 	"$ROOT/scripts/vm/build.sh" "$k" >"$T_TMP/build.log" 2>&1
 	rc=$?
@@ -54,7 +61,8 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 	kver=$(readlink "$VM/$k")
 	out=$VM/log/$k
 	[ -n "$tests" ] && [ -z "${VM_TESTS:-}" ] && diag "$VM_ARCH kernel $k: the smoke set ($tests)"
-	VM_TESTS=$tests "$ROOT/scripts/vm/run.sh" -k "$k" -o "$out" test 2>"$T_TMP/run.err"
+	VM_TESTS=$tests VM_APPEND="${VM_APPEND:-} $smoke" \
+		"$ROOT/scripts/vm/run.sh" -k "$k" -o "$out" test 2>"$T_TMP/run.err"
 	rc=$?
 	# the boot-to-first-test figure and the KVM probe's verdict: on
 	# stderr, which prove shows even when it is not verbose
@@ -67,5 +75,20 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 	is "$rc ${plan:-none}" "0 $ran" \
 		"$kver: the guest ran its whole plan ($ran tests) and powered off (first test ${first:-never} s after QEMU started)"
 	[ $rc -eq 0 ] || tail -n 15 "$out/console.log" | sed 's/^/#   console: /'
+
+	# The doors this kernel let in and refused, each refusal's exact
+	# line, are docs/kernels.md's (written by scripts/kernels-table from
+	# such runs): for the test files that ran here and that its table has.
+	"$ROOT/scripts/kernels-table" -r "$T_TMP/guest.tap" >"$T_TMP/got"
+	"$ROOT/scripts/kernels-table" -d "$ROOT/docs/kernels.md" "$VM_ARCH" "$k" >"$T_TMP/said"
+	if [ ! -s "$T_TMP/said" ]; then
+		skip "$kver: the doors docs/kernels.md gives" "its $VM_ARCH table has no column for $k"
+		continue
+	fi
+	awk 'NR == FNR { f[$1] = 1; next } $1 in f' "$T_TMP/said" "$T_TMP/got" >"$T_TMP/got.in"
+	awk 'NR == FNR { f[$1] = 1; next } $1 in f' "$T_TMP/got" "$T_TMP/said" >"$T_TMP/said.in"
+	diff "$T_TMP/said.in" "$T_TMP/got.in" | sed -n 's/^</#   docs:/p; s/^>/#   here:/p'
+	check "$kver: each door works or is refused as docs/kernels.md says ($(wc -l <"$T_TMP/got.in") file x door)" \
+		cmp -s "$T_TMP/said.in" "$T_TMP/got.in"
 done
 done_testing

@@ -16,6 +16,7 @@ export TEST_ROTATE=1
 # The host measures boot-to-first-test by this first line's arrival.
 diag "kernel $(uname -r), first test $(cut -d' ' -f1 /proc/uptime) s after boot"
 diag "TEST_DEV=$TEST_DEV TEST_SLOW_NS=$TEST_SLOW_NS TEST_FS_DIR=$TEST_FS_DIR doors: $TEST_DOORS"
+[ -n "${VM_TESTS:-}" ] && diag "test files: $VM_TESTS${TEST_SMOKE:+ (the smoke set)}"
 
 # run NAME COMMAND...: one test file, its TAP relayed, then its exit
 # status and plan checked as one more test.
