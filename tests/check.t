@@ -77,7 +77,7 @@ keys = {"exercise", "step", "result", "time", "seconds", "kernel", "door"}
 for n, l in enumerate(open(sys.argv[1]), 1):
     o = json.loads(l)
     assert set(o) == keys, "line %d: keys %s" % (n, sorted(o))
-    assert o["result"] in ("pass", "fail"), "line %d: result %s" % (n, o["result"])
+    assert o["result"] in ("pass", "fail", "interrupted"), "line %d: result %s" % (n, o["result"])
 ' "$CHECK_RESULTS" 2>"$T_TMP/json.err"
 	ok $? "results: every line is a JSON object with the keys of docs/check.md"
 	tail -n 2 "$T_TMP/json.err" | sed 's/^/#   /'
@@ -104,23 +104,57 @@ else
 	skip "watch checks again on a save" "needs inotifywait (inotify-tools)"
 fi
 
-# --- a check interrupted mid-run (Ctrl-C, or here SIGTERM: a background
-# job ignores SIGINT): nothing stays loaded, the loop device goes. The
-# gate holds the check's I/O until the signal is sent.
-CHECK_GATE=$T_TMP/gate "$C" v1 >"$T_TMP/int.out" 2>&1 &
+# --- a check interrupted in its run step by Ctrl-C: SIGINT to its process
+# group, as a terminal sends it (setsid gives it a group of its own, env
+# gives SIGINT back: a background job ignores it). The gate holds the
+# check's I/O until then. 00.1 makes a second loop device besides its
+# first. It ends with 130, records the step it reached as interrupted,
+# and leaves nothing loaded and no loop device of its own.
+progs() { bpftool prog list 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p' | sort; }
+loops() { losetup -a 2>/dev/null | grep -c 'bwb-test\.'; }
+progs >"$T_TMP/progs.0"
+loops0=$(loops)
+CHECK_RESULTS=$T_TMP/int.jsonl CHECK_GATE=$T_TMP/gate \
+	setsid env --default-signal=INT "$C" 00.1 >"$T_TMP/int.out" 2>&1 &
 cpid=$!
 running() { grep -q '^  attach    ok' "$T_TMP/int.out" || ! kill -0 "$cpid" 2>/dev/null; }
 wait_for 120 running
-kill -TERM $cpid
+progs >"$T_TMP/progs.1"
+comm -13 "$T_TMP/progs.0" "$T_TMP/progs.1" >"$T_TMP/progs.new"
+check "Ctrl-C: the run step was reached, programs loaded" test -s "$T_TMP/progs.new"
+is "$(loops)" "$((loops0 + 2))" "Ctrl-C: the check made its two loop devices"
+kill -INT -$cpid
 touch "$T_TMP/gate"
 wait $cpid
-is "$?" 130 "interrupted: the check ends with 130"
+is "$?" 130 "Ctrl-C: the check ends with 130"
+is "$(grep -c '^{"exercise":"00.1","step":"run","result":"interrupted",.*"door":"[a-z+]*"}$' "$T_TMP/int.jsonl") $(wc -l <"$T_TMP/int.jsonl")" \
+	"1 1" "Ctrl-C: one JSON line, step run, result interrupted"
+check "Ctrl-C: it says so" grep -qx '00.1: interrupted at run' "$T_TMP/int.out"
+unloaded() {
+	for _id in $(cat "$T_TMP/progs.new"); do
+		bpftool prog show id "$_id" >/dev/null 2>&1 && return 1
+	done
+	return 0
+}
+check "Ctrl-C: none of its programs stays loaded ($(wc -l <"$T_TMP/progs.new") were)" wait_for 30 unloaded
+is "$(loops)" "$loops0" "Ctrl-C: neither of its loop devices is left"
+CHECK_RESULTS=$T_TMP/int.jsonl "$C" --progress >"$T_TMP/p.out"
+check "Ctrl-C: progress shows 00.1 not done, interrupted at run" \
+	grep -q '^00\.1 *not yet *run (interrupted) ' "$T_TMP/p.out"
+# --- SIGTERM (a kill, a closed VM): the same
+CHECK_RESULTS=$T_TMP/term.jsonl CHECK_GATE=$T_TMP/gate2 "$C" v1 >"$T_TMP/int.out" 2>&1 &
+cpid=$!
+wait_for 120 running
+kill -TERM $cpid
+touch "$T_TMP/gate2"
+wait $cpid
+is "$?" 130 "SIGTERM: the check ends with 130"
+check "SIGTERM: recorded as interrupted at run" \
+	grep -q '^{"exercise":"v1","step":"run","result":"interrupted",' "$T_TMP/term.jsonl"
 gone() { ! pgrep -f "^$CHECK_BUILD/v1/vload " >/dev/null; }
-check "interrupted: its program is gone" wait_for 30 gone
-check "interrupted: no loop device left on its file" \
-	sh -c "! losetup -a 2>/dev/null | grep -q 'bwb-test\.$cpid\.img'"
+check "SIGTERM: its program is gone" wait_for 30 gone
+is "$(loops)" "$loops0" "SIGTERM: no loop device left"
 # --- a reader that goes early (| head): the same
-loops() { losetup -a 2>/dev/null | grep -c 'bwb-test\.[0-9]*\.img'; }
 before=$(loops)
 "$C" v4 2>/dev/null | head -n 3 >/dev/null
 is "$(loops)" "$before" "| head: no loop device left behind"

@@ -5,13 +5,13 @@
 ex_run_fs() {
 	fs_files 48 96 || return 1
 	for _f in f48 f96; do
-		"$BIN/pc_reader" -D "$T_MNT/$_f" >/dev/null 2>&1 && continue
+		"$BIN/pc_reader" -D "$CHECK_MNT/$_f" >/dev/null 2>&1 && continue
 		say run "FAIL: the checker cannot drop $_f from the page cache"
 		return 1
 	done
 	start_prog -d "$DEV" || return 1
 	PIDS=
-	read_file "$T_MNT/f48" && read_file -L "$T_MNT/f96" || return 1
+	read_file "$CHECK_MNT/f48" && read_file -L "$CHECK_MNT/f96" || return 1
 	stop_prog || return 1
 	# shellcheck disable=SC2086	# one word per PID
 	set -- $PIDS

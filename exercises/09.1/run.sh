@@ -3,22 +3,11 @@
 # reader of 48 pages in a cgroup the checker makes, one of 96 pages
 # outside it: -c counts the 48 only.
 ex_run_fs() {
-	_v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-	if [ -z "$_v2" ]; then
-		say run "FAIL: the checker needs cgroup v2 mounted (none in /proc/mounts)"
-		return 1
-	fi
 	fs_files 48 96 || return 1
-	# lib.sh's cleanup removes SLOW_CG, also on an interrupt
-	SLOW_CG=$_v2/bwb-check.$$
-	if ! mkdir "$SLOW_CG"; then
-		SLOW_CG=
-		say run "FAIL: the checker cannot make a cgroup in $_v2"
-		return 1
-	fi
-	start_prog -c "$SLOW_CG" -d "$DEV" || return 1
+	cg_make || return 1
+	start_prog -c "$CHECK_CG" -d "$DEV" || return 1
 	PIDS=
-	READ_CG=$SLOW_CG read_file "$T_MNT/f48" && read_file "$T_MNT/f96" || return 1
+	READ_CG=$CHECK_CG read_file "$CHECK_MNT/f48" && read_file "$CHECK_MNT/f96" || return 1
 	stop_prog || return 1
 	want_eq "$(sed -n 's/^\[Total \([0-9]*\) .*/\1/p' "$T_TMP/out")" 48 \
 		"pages in the '[Total ...]' line (48 read in the cgroup, 96 outside it)" \
@@ -28,7 +17,4 @@ ex_run_fs() {
 
 ex_run() {
 	fs_run ex_run_fs
-	_rc=$?
-	slow_dev_cleanup	# the cgroup (its readers have ended)
-	return $_rc
 }

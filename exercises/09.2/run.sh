@@ -7,7 +7,7 @@ ex_run_fs() {
 	fs_files 96 48 24 || return 1
 	start_prog -d "$DEV" || return 1
 	PIDS=
-	read_file "$T_MNT/f96" && read_file -t "$T_MNT/f48" && read_file "$T_MNT/f24" || return 1
+	read_file "$CHECK_MNT/f96" && read_file -t "$CHECK_MNT/f48" && read_file "$CHECK_MNT/f24" || return 1
 	stop_prog || return 1
 	# shellcheck disable=SC2086	# one word per PID
 	set -- $PIDS

@@ -3,14 +3,15 @@
 # kept across rebuilds and reboots; a teacher collects the files):
 #   {"exercise":"03.1","step":"run","result":"fail","time":"...Z",
 #    "seconds":4,"kernel":"6.18.0","door":"tracepoint"}
-# step is the step that failed, or the last one reached (run) on a pass.
+# step is the step that failed, or the last one reached (run) on a pass;
+# result pass, fail, or interrupted (a signal ended the check at step).
 
 # json_str S: S as a JSON string (quotes and backslashes escaped)
 json_str() {
 	printf '"%s"' "$(printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g')"
 }
 
-# result_add ID STEP pass|fail SECONDS DOOR
+# result_add ID STEP pass|fail|interrupted SECONDS DOOR
 result_add() {
 	mkdir -p "$(dirname "$RESULTS")" || return 1
 	printf '{"exercise":%s,"step":%s,"result":%s,"time":%s,"seconds":%d,"kernel":%s,"door":%s}\n' \

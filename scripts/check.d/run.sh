@@ -128,44 +128,11 @@ ex_run_vload() {
 	say run "ok: $WANT 4 for 4 reads"
 }
 
-# fs_on_dev: ext4 on $DEV, mounted at $T_MNT for one exercise's run only
-# (the others read and write its sectors raw: fs_off_dev unmounts it;
-# lib.sh's cleanup does on an interrupt). For stages 08 and 09.
-fs_on_dev() {
-	if ! command -v mkfs.ext4 >/dev/null 2>&1; then
-		say run "FAIL: the checker needs mkfs.ext4 (Debian: apt-get install e2fsprogs)"
-		return 1
-	fi
-	# inode tables and journal written now, not by a thread behind our back
-	if ! mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
-		"/dev/$DEV" >"$T_TMP/mkfs.err" 2>&1 ||
-		! mkdir -p "$T_TMP/mnt" || ! mount "/dev/$DEV" "$T_TMP/mnt" 2>>"$T_TMP/mkfs.err"; then
-		say run "FAIL: the checker cannot make a filesystem on /dev/$DEV: $(tail -n 1 "$T_TMP/mkfs.err")"
-		return 1
-	fi
-	T_MNT=$T_TMP/mnt
-}
-
-fs_off_dev() {
-	umount "$T_MNT" 2>/dev/null
-	T_MNT=
-}
-
-# fs_run FUNCTION: FUNCTION's run on the filesystem fs_on_dev makes,
-# unmounted after however it went; FUNCTION's status
-fs_run() {
-	fs_on_dev || return 1
-	"$1"
-	_fs_rc=$?
-	fs_off_dev
-	return $_fs_rc
-}
-
-# fs_files PAGES...: a file of PAGES 4 KiB pages each, $T_MNT/fPAGES
+# fs_files PAGES...: a file of PAGES 4 KiB pages each, $CHECK_MNT/fPAGES
 fs_files() {
 	for _p in "$@"; do
-		dd if=/dev/urandom of="$T_MNT/f$_p" bs=4096 count="$_p" 2>/dev/null && continue
-		say run "FAIL: the checker cannot write $T_MNT/f$_p"
+		dd if=/dev/urandom of="$CHECK_MNT/f$_p" bs=4096 count="$_p" 2>/dev/null && continue
+		say run "FAIL: the checker cannot write $CHECK_MNT/f$_p"
 		return 1
 	done
 }
@@ -180,8 +147,10 @@ read_file() {
 	else
 		"$BIN/pc_reader" "$@" >/dev/null 2>"$T_TMP/pc.err" &
 	fi
+	CHECK_READER=$!
 	PIDS="$PIDS $!"
-	wait $! && return 0
+	wait $CHECK_READER && { CHECK_READER=; return 0; }
+	CHECK_READER=
 	say run "FAIL: the checker's own reader failed: $(cat "$T_TMP/pc.err")"
 	return 1
 }

@@ -74,9 +74,10 @@ check_steps() {
 	fi
 }
 
-# check_one ID: check one exercise, say and record the outcome
+# check_one ID: check one exercise, say and record the outcome.
+# CHECK_ID and CHECK_T0 say, to an interrupt, which check it ended.
 check_one() {
-	_t0=$(date +%s)
+	CHECK_T0=$(date +%s)
 	ex_load "$1"
 	W=$WORK/$1
 	B=$BUILDS/$1
@@ -84,7 +85,9 @@ check_one() {
 	STEP=copy
 	RUN_DOOR=
 	echo "check $1: $TITLE"
+	CHECK_ID=$1
 	if ! mkdir -p "$B" || ! starting_point "$1"; then
+		CHECK_ID=
 		say copy "FAIL: cannot make ${W#"$ROOT"/}"
 		return 1
 	fi
@@ -94,9 +97,12 @@ check_one() {
 		_res=fail
 	fi
 	stop_prog_quiet	# a run step that failed half-way
-	result_add "$1" "$STEP" "$_res" $(($(date +%s) - _t0)) "$RUN_DOOR"
+	scratch_cleanup
+	CHECK_ID=
+	_s=$(($(date +%s) - CHECK_T0))
+	result_add "$1" "$STEP" "$_res" "$_s" "$RUN_DOOR"
 	if [ "$_res" = pass ]; then
-		echo "$1: done ($(($(date +%s) - _t0)) s)"
+		echo "$1: done ($_s s)"
 		return 0
 	fi
 	echo "$1: not yet, at $STEP: make hint EX=$1 for a hint"
@@ -115,11 +121,18 @@ check_all() {
 	[ "$_pass" -eq "$_n" ]
 }
 
-# Ctrl-C: stop the program under test (it detaches on SIGINT), remove
-# the loop device, then go.
+# Ctrl-C, a kill, a closed terminal or pipe: stop the program under test
+# (it detaches on SIGINT), undo what the check made, record the check as
+# interrupted at the step it reached, then go. Said on stderr: stdout may
+# be the pipe that closed.
 check_abort() {
-	trap - INT TERM HUP
+	trap - INT TERM HUP PIPE
 	stop_prog_quiet
+	scratch_cleanup
+	if [ -n "$CHECK_ID" ]; then
+		result_add "$CHECK_ID" "$STEP" interrupted $(($(date +%s) - CHECK_T0)) "$RUN_DOOR"
+		echo "$CHECK_ID: interrupted at $STEP" >&2
+	fi
 	cleanup
 	exit 130
 }
