@@ -244,26 +244,52 @@ slow_dev() {
 	T_UPPER=${T_UPPER#/dev/}
 	DEV=$T_UPPER
 	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
-	_mm=$(cat "/sys/block/$T_LOWER/dev")
-	_v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
-	_v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
-	if [ -n "$_v1" ] && [ -e "$_v1/blkio.throttle.read_iops_device" ]; then
-		SLOW_CG=$_v1/bwb-slow.$$
-		mkdir "$SLOW_CG" 2>/dev/null &&
-			echo "$_mm $SLOW_IOPS" >"$SLOW_CG/blkio.throttle.read_iops_device" ||
-			{ diag "cannot throttle via $_v1"; slow_dev_cleanup; SLOW_CG=; }
-	elif [ -n "$_v2" ] && grep -qw io "$_v2/cgroup.controllers" 2>/dev/null; then
-		grep -qw io "$_v2/cgroup.subtree_control" ||
-			echo +io >"$_v2/cgroup.subtree_control" 2>/dev/null
-		SLOW_CG=$_v2/bwb-slow.$$
-		mkdir "$SLOW_CG" 2>/dev/null &&
-			echo "$_mm riops=$SLOW_IOPS" >"$SLOW_CG/io.max" ||
-			{ diag "cannot throttle via $_v2"; slow_dev_cleanup; SLOW_CG=; }
-	fi
+	SLOW_CG=$(throttled_cg "bwb-slow.$$" "$(cat "/sys/block/$T_LOWER/dev")") || {
+		diag "cannot throttle reads of $T_LOWER (no blkio or io controller to use)"
+		SLOW_CG=
+	}
 	# blk-throttle holds the first read of a fresh group about 1/IOPS s
 	# (block/blk-throttle.c, tg_within_iops_limit()); claim half of it.
 	[ -n "$SLOW_CG" ] && SLOW_NS=$((1000000000 / SLOW_IOPS / 2))
 	return 0
+}
+
+# throttled_cg NAME MAJ:MIN: make cgroup NAME (cgroup v1 blkio, or v2 io)
+# whose tasks' reads of disk MAJ:MIN are limited to SLOW_IOPS a second;
+# print its path. 1, and nothing made, where no controller can.
+throttled_cg() {
+	_v1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)blkio(,|$)/ { print $2; exit }' /proc/mounts)
+	_v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	if [ -n "$_v1" ] && [ -e "$_v1/blkio.throttle.read_iops_device" ]; then
+		_cg=$_v1/$1
+		_limit="$2 $SLOW_IOPS"
+		_file=blkio.throttle.read_iops_device
+	elif [ -n "$_v2" ] && grep -qw io "$_v2/cgroup.controllers" 2>/dev/null; then
+		grep -qw io "$_v2/cgroup.subtree_control" ||
+			echo +io >"$_v2/cgroup.subtree_control" 2>/dev/null
+		_cg=$_v2/$1
+		_limit="$2 riops=$SLOW_IOPS"
+		_file=io.max
+	else
+		return 1
+	fi
+	mkdir "$_cg" 2>/dev/null || return 1
+	if ! echo "$_limit" 2>/dev/null >"$_cg/$_file"; then
+		rmdir "$_cg"
+		return 1
+	fi
+	echo "$_cg"
+}
+
+# io_in CG ARGS...: bio_io in cgroup CG (like io otherwise).
+io_in() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh \
+		"$_cg" "$BIN/bio_io" "$@" >"$T_TMP/io.out" 2>"$T_TMP/io.err" || {
+		diag "bio_io (in $_cg) failed: $(cat "$T_TMP/io.err")"
+		return 1
+	}
 }
 
 # slow_io ARGS...: bio_io in the slowed-down cgroup (like io otherwise).
@@ -272,11 +298,7 @@ slow_io() {
 		io "$@"
 		return
 	fi
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh \
-		"$SLOW_CG" "$BIN/bio_io" "$@" >"$T_TMP/io.out" 2>"$T_TMP/io.err" || {
-		diag "bio_io (slow) failed: $(cat "$T_TMP/io.err")"
-		return 1
-	}
+	io_in "$SLOW_CG" "$@"
 }
 
 slow_dev_cleanup() {
