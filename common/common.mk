@@ -68,11 +68,19 @@ APP_BIN := $(if $(CROSS),$(OUTPUT)/$(APP),$(APP))
 .PHONY: all clean
 all: $(APP_BIN)
 
-$(APP_BIN): $(OUTPUT)/$(APP).o $(LIBCOMMON)
+# The folder's other C files (an exercise's own copy of common/doors.c)
+# link before libcommon.a: the linker then takes none of common's copy.
+OWN_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(APP).c %.bpf.c,$(wildcard *.c)))
+
+$(APP_BIN): $(OUTPUT)/$(APP).o $(OWN_OBJS) $(LIBCOMMON)
 	$(call msg,BINARY,$(abspath $@))
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(OUTPUT)/$(APP).o: $(APP).c $(OUTPUT)/$(APP).skel.h $(COMMON_HDRS) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OWN_OBJS): $(OUTPUT)/%.o: %.c $(COMMON_HDRS) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 

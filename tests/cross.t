@@ -65,7 +65,7 @@ diag "$(wc -l <"$T_TMP/want") programs expected"
 # x86_sums: the x86 programs' checksums, to see that the cross build
 # leaves them be.
 x86_sums() {
-	for f in stage*/*_trace stage*/tracex3 stage*/ctracer solutions/*/*_trace \
+	for f in stage*/*_trace stage*/tracex3 stage*/ctracer solutions/*/*_trace solutions/*/ctracer \
 		bench/*/bio_trace bench/floor/floor scripts/heatmap tests/bin/*; do
 		[ -f "$f" ] && cksum "$f"
 	done

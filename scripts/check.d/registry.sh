@@ -5,7 +5,13 @@
 #           (a verifier corner program); SOLUTION (the teacher's answer);
 #           FAILS_AT (the step the untouched copy fails at); RULE (which
 #           refusal a verifier corner program shows); WANT (count or
-#           records: what vload must count)
+#           records: what vload must count); ALSO (files of common/ the
+#           copy carries too, to edit: a copy links before common's);
+#           EX_DOOR (the door the exercise is about: its run ignores
+#           DOOR=); NEEDS (what the kernel must have, else the check is
+#           skipped with one line: tp:NAME a tracepoint, biodev a
+#           bio-based disk the checker can make) and NEEDS_NOTE (which
+#           kernels have it)
 #   hint    what to try, shown by make hint
 #   run.sh  a stage exercise's run step: ex_run (see check.d/run.sh)
 
@@ -28,6 +34,7 @@ ex_exists() {
 # as the stage's Makefile names it)
 ex_load() {
 	TITLE='' STAGE='' SOURCE='' SOLUTION='' FAILS_AT='' RULE='' WANT=''
+	ALSO='' EX_DOOR='' NEEDS='' NEEDS_NOTE=''
 	EX_DIR=$ROOT/exercises/$1
 	# shellcheck disable=SC1090
 	. "$EX_DIR/spec"
@@ -40,8 +47,36 @@ ex_load() {
 	fi
 }
 
+# ex_first_unfinished: the first exercise not done that this kernel can check
 ex_first_unfinished() {
 	for _id in $(ex_ids); do
-		[ "$(result_status "$_id")" = "done" ] || { echo "$_id"; return; }
+		[ "$(result_status "$_id")" = "done" ] && continue
+		ex_load "$_id"
+		[ -z "$(ex_unmet)" ] && { echo "$_id"; return; }
 	done
+}
+
+# ex_unmet: what this kernel lacks of the loaded spec's NEEDS, in words;
+# nothing if it has it all
+ex_unmet() {
+	for _n in $NEEDS; do
+		case $_n in
+		tp:*)
+			tp_in_btf "${_n#tp:}" && continue
+			echo "this kernel ($(uname -r)) has no ${_n#tp:} tracepoint${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
+			;;
+		biodev)
+			bio_dev_ok && continue
+			echo "this kernel has neither device-mapper nor zram: no bio-based disk${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
+			;;
+		esac
+		return
+	done
+}
+
+# tp_in_btf NAME: the kernel has tracepoint NAME, by its BTF type (as the
+# loader's tracepoint door probes it). CHECK_BTF: another BTF file, for
+# tests/check.t.
+tp_in_btf() {
+	tr '\0' '\n' <"${CHECK_BTF:-/sys/kernel/btf/vmlinux}" 2>/dev/null | grep -qx "btf_trace_$1"
 }

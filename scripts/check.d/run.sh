@@ -3,12 +3,15 @@
 # loop device ($DEV), issue I/O, stop it, compare what it printed with
 # what the I/O was. An exercise's run.sh defines ex_run with these.
 
-# start_prog ARGS...: start $PROG (a stage's with -v and -a $DOOR, so
-# libbpf shows the verifier log) and wait until it traces (its "Hit
-# Ctrl-C" line) or ends. Says the load and attach steps; 1 if one failed.
+# start_prog ARGS...: start $PROG (a stage's with -v and -a $DOOR, or the
+# exercise's own EX_DOOR, so libbpf shows the verifier log) and wait until
+# it traces (its "Hit Ctrl-C" line) or ends. Says the load and attach
+# steps; 1 if one failed.
 start_prog() {
+	_again=	# a second start in one run step: its steps said once
+	[ "$STEP" = run ] && _again=1
 	STEP=load
-	[ "$APP" = vload ] || set -- -v -a "$DOOR" "$@"
+	[ "$APP" = vload ] || set -- -v -a "${EX_DOOR:-$DOOR}" "$@"
 	: >"$T_TMP/out"
 	: >"$T_TMP/err"
 	"$PROG" "$@" >"$T_TMP/out" 2>"$T_TMP/err" &
@@ -16,12 +19,12 @@ start_prog() {
 	wait_for 120 start_seen	# the bound is for a hang; it returns at once
 	cp "$T_TMP/err" "$B/load.log"
 	if grep -q "Hit Ctrl-C" "$T_TMP/err"; then
-		say load ok
-		STEP=attach
+		STEP=run
 		RUN_DOOR=$(door_of "$T_TMP/err")
+		[ -n "$_again" ] && return 0
+		say load ok
 		say attach "ok, ${RUN_DOOR:-?} door:"
 		grep -E '^[a-z_0-9]+: [a-z]+ door, ' "$T_TMP/err" | sed 's/^/            /'
-		STEP=run
 		return 0
 	fi
 	stop_prog_quiet
@@ -38,11 +41,13 @@ start_prog() {
 		explain "$B/verifier.log"	# its words only, not libbpf's
 		return 1
 	fi
-	if grep -q 'door on this kernel\|cannot attach' "$T_TMP/err"; then
+	# a door missing, or a program the loader knows no door of
+	if grep -q 'door on this kernel\|cannot attach\|serves no probe point' "$T_TMP/err"; then
 		say load ok
 		STEP=attach
 		say attach "FAIL ($_log):"
-		grep 'door on this kernel\|cannot attach\| door, ' "$T_TMP/err" | sed 's/^/            /'
+		grep 'door on this kernel\|cannot attach\|serves no probe point\| door, ' "$T_TMP/err" |
+			sed 's/^/            /'
 		return 1
 	fi
 	STEP=run
@@ -106,12 +111,17 @@ quoted() {	# a number as it is, anything else in quotes
 	esac
 }
 
-# io_or_fail ARGS...: the checker's own I/O (lib.sh's io); its failure
-# fails the run step, not the student. With CHECK_GATE set it waits for
-# that file first (bio_io -g): tests/check.t interrupts a check there.
+# io_or_fail ARGS...: the checker's own I/O (lib.sh's io; in cgroup IO_CG
+# if set); its failure fails the run step, not the student. With
+# CHECK_GATE set it waits for that file first (bio_io -g): tests/check.t
+# interrupts a check there.
 io_or_fail() {
 	[ -n "$CHECK_GATE" ] && set -- -g "$CHECK_GATE" "$@"
-	io "$@" && return 0
+	if [ -n "$IO_CG" ]; then
+		io_in "$IO_CG" "$@" && return 0
+	else
+		io "$@" && return 0
+	fi
 	say run "FAIL: the checker's own I/O failed: $(cat "$T_TMP/io.err")"
 	return 1
 }

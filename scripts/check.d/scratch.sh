@@ -3,8 +3,11 @@
 # each in a name of the checker's own, so that scratch_cleanup can undo
 # it however the check ends (a Ctrl-C too):
 #   CHECK_MNT     ext4 made on $DEV, mounted (stages 08 and 09)
-#   CHECK_DEV2    a second loop device (00.1)
-#   CHECK_CG      a cgroup v2 directory (09.1)
+#   CHECK_DEV2    a second loop device (00.1), or one over $DEV (10.2)
+#   CHECK_DM      a device-mapper linear device over $DEV, or else
+#   CHECK_ZRAM    a zram device: bio-based disks, BIO_DEV its name (02.2)
+#   CHECK_CG      a cgroup v2 directory (09.1), or a cgroup whose reads of
+#                 $DEV blk-throttle holds (10.2)
 #   CHECK_READER  a reader process still running (read_file)
 
 # fs_on_dev: ext4 on $DEV, mounted at $CHECK_MNT for one exercise's run
@@ -52,6 +55,62 @@ dev2_make() {
 	return 0
 }
 
+# slow_make: CHECK_DEV2, a loop device over $DEV (O_DIRECT where it can),
+# whose reads by a task of CHECK_CG wait below it, in blk-throttle: the
+# first read of that cgroup takes about 1/SLOW_IOPS s (lib.sh's slow_dev,
+# in the check's names). io_or_fail with IO_CG=$CHECK_CG reads so.
+slow_make() {
+	CHECK_DEV2=$(loop_attach "/dev/$DEV" --direct-io=on) ||
+		CHECK_DEV2=$(loop_attach "/dev/$DEV") || {
+		CHECK_DEV2=
+		say run "FAIL: the checker cannot make a loop device over /dev/$DEV"
+		return 1
+	}
+	CHECK_DEV2=${CHECK_DEV2#/dev/}
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
+	CHECK_CG=$(throttled_cg "bwb-check.$$" "$(cat "/sys/block/$DEV/dev")") && return 0
+	CHECK_CG=
+	say run "FAIL: the checker cannot slow a read down: no cgroup blkio or io controller"
+	return 1
+}
+
+# bio_dev_ok: this kernel can give the check a bio-based disk
+bio_dev_ok() {
+	dm_ok || [ -d /sys/class/zram-control ] ||
+		{ modprobe zram 2>/dev/null && [ -d /sys/class/zram-control ]; }
+}
+
+dm_ok() {
+	grep -qw device-mapper /proc/misc ||
+		{ modprobe dm_mod 2>/dev/null && grep -qw device-mapper /proc/misc; }
+}
+
+# bio_dev_make: BIO_DEV, a bio-based disk of the check's own: dm-linear
+# over $DEV (tests/helpers/dm_linear, what dmsetup does), else a zram
+# device of 16 MiB
+bio_dev_make() {
+	if dm_ok; then
+		CHECK_DM=bwb-check-$$
+		BIO_DEV=$("$BIN/dm_linear" create "$CHECK_DM" "/dev/$DEV" 2>"$T_TMP/dm.err") ||
+			CHECK_DM='' BIO_DEV=''
+	elif CHECK_ZRAM=$(cat /sys/class/zram-control/hot_add 2>"$T_TMP/dm.err"); then
+		BIO_DEV=zram$CHECK_ZRAM
+		echo 16M 2>"$T_TMP/dm.err" >"/sys/block/$BIO_DEV/disksize" || BIO_DEV=
+	fi
+	if [ -z "$BIO_DEV" ]; then
+		say run "FAIL: the checker cannot make a bio-based disk: $(cat "$T_TMP/dm.err")"
+		return 1
+	fi
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
+	return 0
+}
+
+# zram_remove N: zramN emptied and gone (busy while udev still holds it)
+zram_remove() {
+	echo 1 2>/dev/null >"/sys/block/zram$1/reset"
+	echo "$1" 2>/dev/null >/sys/class/zram-control/hot_remove
+}
+
 # cg_make: CHECK_CG, an empty cgroup v2 directory of this check's own
 cg_make() {
 	_v2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
@@ -76,6 +135,10 @@ scratch_cleanup() {
 		CHECK_READER=
 	fi
 	fs_off_dev
+	# udev may still hold them open a moment after they appeared
+	[ -n "$CHECK_DM" ] && wait_for 30 "$BIN/dm_linear" remove "$CHECK_DM" 2>/dev/null
+	[ -n "$CHECK_ZRAM" ] && wait_for 30 zram_remove "$CHECK_ZRAM"
+	CHECK_DM='' CHECK_ZRAM='' BIO_DEV=''
 	if [ -n "$CHECK_DEV2" ]; then
 		losetup -d "/dev/$CHECK_DEV2" 2>/dev/null
 		wait_for 30 test ! -e "/sys/block/$CHECK_DEV2/loop"

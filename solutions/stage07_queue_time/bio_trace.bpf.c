@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Stage 07, solved: each request's queue time, block_io_start -> block_rq_issue. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trace.bpf.h"
+#include "ringbuf.bpf.h"
+#include "disk.bpf.h"
+#include "bio_end.bpf.h"
+#include "bio_trace.h"
+
+/* Set by the user side before load; the verifier then drops dead branches. */
+const volatile bool quiet = false;	/* -q: no events, counts only */
+const volatile __u32 targ_dev = 0;	/* -d: the disk's dev_t, 0 = every disk */
+
+/*
+ * Lesson#7: the same map, another section of the stack. A request is
+ * what the driver sees: several bios merged, started when the driver
+ * takes it. Keyed by the request's address; blk-mq preallocates one
+ * request per tag, so the addresses repeat all the time.
+ */
+#define MAX_INFLIGHT 16384
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, u64);	/* struct request * */
+	__type(value, u64);	/* block_io_start time, ns: waiting for the driver */
+} queued SEC(".maps");
+
+struct rq_start {
+	u64 ts;		/* start time, ns */
+	u64 queue_ns;	/* how long it waited before, 0: not seen */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, MAX_INFLIGHT);
+	__type(key, u64);	/* struct request * */
+	__type(value, struct rq_start);
+} start SEC(".maps");
+
+/*
+ * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * this run's reader only (bpf_printk's trace buffer is shared by every
+ * program on the machine). Its size is in bytes; a full one is counted.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} events SEC(".maps");
+
+/* A bio became a request: it waits now, in a plug or the scheduler. */
+static __always_inline int on_io_start(struct request *rq)
+{
+	u64 ts = bpf_ktime_get_ns();
+	u64 key = (u64)rq;
+
+	if (bpf_map_update_elem(&queued, &key, &ts, BPF_ANY))
+		stat_inc(STAT_MAP_FULL);
+	return 0;
+}
+
+/* Lesson#1: bpf_ktime_get_ns() is the kernel's monotonic clock, in ns. */
+static __always_inline int on_start(struct request *rq)
+{
+	struct rq_start s = { .ts = bpf_ktime_get_ns() };
+	u64 key = (u64)rq;
+	u64 *q;
+	int err;	/* not long: 6.1 returns a 32-bit -EEXIST */
+
+	stat_inc(STAT_RQ_START);
+	/* a requeued request starts again without a new io_start: no wait */
+	q = bpf_map_lookup_elem(&queued, &key);
+	if (q) {
+		s.queue_ns = s.ts - *q;
+		bpf_map_delete_elem(&queued, &key);
+	}
+	/* BPF_NOEXIST: a start still there was requeued, or its end was missed */
+	err = bpf_map_update_elem(&start, &key, &s, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		stat_inc(STAT_STALE);
+		err = bpf_map_update_elem(&start, &key, &s, BPF_ANY);
+	}
+	if (err)
+		stat_inc(STAT_MAP_FULL);
+	return 0;
+}
+
+/* Reserve room in the ring buffer, fill it, submit it: one event. */
+static __always_inline void send_event(u64 key, const struct rq_start *start, u64 ts,
+				       bool batch)
+{
+	struct event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		stat_inc(STAT_RB_FULL);	/* user space fell behind */
+		return;
+	}
+	e->rq = key;
+	e->start_ns = start->ts;
+	e->end_ns = ts;
+	e->latency_ns = ts - start->ts;
+	e->queue_ns = start->queue_ns;
+	e->batch = batch;
+	bpf_ringbuf_submit(e, ringbuf_wakeup(&events));
+}
+
+/* batch: ended by blk_mq_end_request_batch(), not the door's usual end */
+static __always_inline int on_done(struct request *rq, bool batch)
+{
+	u64 ts = bpf_ktime_get_ns();
+	u64 key = (u64)rq;
+	struct rq_start *s;
+
+	stat_inc(STAT_RQ_DONE);
+	s = bpf_map_lookup_elem(&start, &key);
+	if (!s) {
+		/* started before we attached: in flight, not lost */
+		stat_inc(STAT_NO_START);
+		return 0;
+	}
+	if (!quiet)
+		send_event(key, s, ts, batch);
+	/* Delete on completion, or the map fills and later requests are lost. */
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
+/*
+ * Each request blk_mq_end_request_batch() ends (rq_batch_end()): a
+ * global function, so the verifier checks it once, not once per round.
+ */
+__noinline int on_done_batched(u64 rq)
+{
+	struct request *r = (struct request *)rq;
+
+	if (targ_dev && rq_dev_core(r) != targ_dev)
+		return 0;
+	return rq_ends_core(r, ~0U) ? on_done(r, true) : 0;
+}
+
+/*
+ * Lesson#2: the doors, one program each; the loader keeps one door per
+ * probe point and switches the others off before load. A kprobe program
+ * gets the argument as a plain number and reads its fields with
+ * BPF_CORE_READ() (the _core helpers); fentry and tp_btf programs get a
+ * BTF-typed pointer and read fields with plain loads.
+ */
+/* Fired in blk_account_io_start(), as a bio becomes a request (6.5+). */
+SEC("tp_btf/block_io_start")
+int BPF_PROG(block_io_start_btf, struct request *rq)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return on_io_start(rq);
+}
+
+SEC("kprobe/blk_mq_start_request")
+int BPF_KPROBE(blk_mq_start_request_kprobe, struct request *rq)
+{
+	if (targ_dev && rq_dev_core(rq) != targ_dev)
+		return 0;
+	return on_start(rq);
+}
+
+SEC("fentry/blk_mq_start_request")
+int BPF_PROG(blk_mq_start_request_fentry, struct request *rq)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return on_start(rq);
+}
+
+/* Fired inside blk_mq_start_request() (since 5.11 with the request only). */
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(block_rq_issue_btf, struct request *rq)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return on_start(rq);
+}
+
+SEC("kprobe/blk_update_request")
+int BPF_KPROBE(blk_update_request_kprobe, struct request *rq, blk_status_t error,
+	       unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev_core(rq) != targ_dev)
+		return 0;
+	return rq_ends_core(rq, nr_bytes) ? on_done(rq, false) : 0;
+}
+
+SEC("fentry/blk_update_request")
+int BPF_PROG(blk_update_request_fentry, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq, false) : 0;
+}
+
+/* Fired at the top of blk_update_request(), and for each request of a batch. */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	if (targ_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	return rq_ends(rq, nr_bytes) ? on_done(rq, false) : 0;
+}
+
+/* NVMe ends requests in batches, without blk_update_request() (5.16+). */
+SEC("kprobe/blk_mq_end_request_batch")
+int BPF_KPROBE(blk_mq_end_request_batch_kprobe, struct io_comp_batch *iob)
+{
+	rq_batch_end(iob, on_done_batched);
+	return 0;
+}
+
+SEC("fentry/blk_mq_end_request_batch")
+int BPF_PROG(blk_mq_end_request_batch_fentry, struct io_comp_batch *iob)
+{
+	rq_batch_end(iob, on_done_batched);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
