@@ -4,8 +4,8 @@
 # untouched starting point fails its check at the step its spec names
 # (a verifier corner program with its refusal explained), and the
 # teacher's solution copied in passes; an exercise this kernel cannot
-# check is skipped with one line. Then: results, progress, watch, an
-# interrupted check. The student's copies, builds and
+# check is skipped with one line. Then: results, progress, the teacher's
+# gather script, watch, an interrupted check. The student's copies, builds and
 # results go to this test's temp dir, never to work/.
 . "$(dirname "$0")/lib.sh"
 C=$ROOT/scripts/check
@@ -107,6 +107,51 @@ is "$(CHECK_RESULTS=$T_TMP/no071.jsonl "$C" --next)" "07.1" "07.1 not done: it i
 is "$(CHECK_RESULTS=$T_TMP/no071.jsonl CHECK_BTF=$T_TMP/btf "$C" --next)" "" "and passed over where it has not"
 CHECK_RESULTS=$T_TMP/no071.jsonl CHECK_BTF=$T_TMP/btf "$C" --progress >"$T_TMP/p.out"
 check "progress: 07.1 skipped where the kernel lacks block_io_start" grep -q '^07\.1 *skipped ' "$T_TMP/p.out"
+
+# --- the teacher's gather script: two students' results files (alice:
+# 03.1 failed then passed, 03.2 interrupted at build; bob: 03.1 failed at
+# compile, v1 passed), and carol's read over ssh (a stand-in ssh on PATH
+# that serves her file as her machine would)
+G=$ROOT/scripts/gather-results
+mkdir -p "$T_TMP/class" "$T_TMP/bin"
+line() {	# line ID STEP RESULT: a results line as make check writes it
+	printf '{"exercise":"%s","step":"%s","result":"%s","time":"2026-11-26T09:22:21Z","seconds":1,"kernel":"6.18.0","door":"tracepoint"}\n' "$@"
+}
+{ line 03.1 run fail; line 03.1 run pass; line 03.2 build interrupted; } >"$T_TMP/class/alice.jsonl"
+{ line 03.1 compile fail; line v1 load fail; line v1 run pass; } >"$T_TMP/class/bob.jsonl"
+line 03.2 run fail >"$T_TMP/carol.jsonl"
+"$G" "$T_TMP/class/alice.jsonl" "$T_TMP/class/bob.jsonl" >"$T_TMP/g.out" 2>&1
+is "$?" 0 "gather-results FILES: exit 0"
+is "$(cat "$T_TMP/g.out")" "student      03.1      03.2      v1
+alice        done      build^C   -
+bob          compile   -         done
+done by      1 of 2    0 of 2    1 of 2
+done: passed once; STEP: not yet, its last check failed at STEP;
+STEP^C: its last check was interrupted at STEP; -: not tried" "gather-results: the class table, student by exercise"
+cat >"$T_TMP/bin/ssh" <<'EOF'
+#!/bin/sh
+# ssh [OPTIONS] HOST cat FILE: carol's machine only
+case " $* " in
+*" carol cat bpf-workbook/work/results.jsonl ") cat "$CAROL" ;;
+*) echo "ssh: Could not resolve hostname: Name or service not known" >&2; exit 255 ;;
+esac
+EOF
+chmod +x "$T_TMP/bin/ssh"
+PATH=$T_TMP/bin:$PATH CAROL=$T_TMP/carol.jsonl "$G" -d "$T_TMP/got" carol "$T_TMP/class/bob.jsonl" >"$T_TMP/g.out" 2>&1
+is "$?" 0 "gather-results HOST FILE: exit 0"
+check "gather-results HOST: kept as DIR/HOST.jsonl" cmp -s "$T_TMP/carol.jsonl" "$T_TMP/got/carol.jsonl"
+is "$(sed -n 2,3p "$T_TMP/g.out")" "carol        -         run       -
+bob          compile   -         done" "gather-results HOST FILE: a row each, in order"
+PATH=$T_TMP/bin:$PATH "$G" -d "$T_TMP/got" student9 "$T_TMP/class/bob.jsonl" >"$T_TMP/g.out" 2>"$T_TMP/g.err"
+is "$?" 1 "gather-results: a host not read: exit 1"
+is "$(cat "$T_TMP/g.err")" "gather-results: student9: cannot read bpf-workbook/work/results.jsonl: ssh: Could not resolve hostname: Name or service not known" \
+	"gather-results: a host not read: one line says why"
+check "gather-results: the others are shown" grep -q '^bob  ' "$T_TMP/g.out"
+"$G" >/dev/null 2>"$T_TMP/g.err"
+is "$? $(wc -l <"$T_TMP/g.err")" "2 1" "gather-results with nothing: one line, exit 2"
+"$G" "$T_TMP/class/nobody.jsonl" >/dev/null 2>"$T_TMP/g.err"
+is "$? $(cat "$T_TMP/g.err")" "2 gather-results: no such file: $T_TMP/class/nobody.jsonl" \
+	"gather-results with a missing file: one line, exit 2"
 
 # --- watch: a saved file checks again; a signal ends it, exit 0
 if command -v inotifywait >/dev/null 2>&1; then

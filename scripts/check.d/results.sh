@@ -50,3 +50,57 @@ progress_table() {
 	done
 	echo "$_done of $_n done (results: ${RESULTS#"$ROOT"/})"
 }
+
+# class_cell: ID's cell in a class table, from $RESULTS: done; the step
+# of its last check (STEP: failed there, STEP^C: interrupted there); -
+class_cell() {
+	if [ "$(result_status "$1")" = "done" ]; then
+		echo "done"
+		return
+	fi
+	result_last "$1" | sed 's/ (fail)$//; s/ (interrupted)$/^C/'
+}
+
+# class_table FILE...: one row per student (a results file, named by its
+# file name without .jsonl), one column per exercise someone tried, then
+# how many have done each; a key below.
+class_table() {
+	class_rows "$@" | sed 's/ *$//'
+}
+
+class_rows() {
+	_ids=
+	for _id in $(ex_ids); do
+		grep -qh "^{\"exercise\":\"$_id\"," "$@" && _ids="$_ids $_id"
+	done
+	if [ -z "$_ids" ]; then
+		echo "no exercise tried yet ($# results files)"
+		return
+	fi
+	printf '%-12s' student
+	for _id in $_ids; do
+		printf ' %-9s' "$_id"
+	done
+	echo
+	for _f in "$@"; do
+		_name=${_f##*/}
+		printf '%-12s' "${_name%.jsonl}"
+		for _id in $_ids; do
+			RESULTS=$_f
+			printf ' %-9s' "$(class_cell "$_id")"
+		done
+		echo
+	done
+	printf '%-12s' "done by"
+	for _id in $_ids; do
+		_d=0
+		for _f in "$@"; do
+			RESULTS=$_f
+			[ "$(result_status "$_id")" = "done" ] && _d=$((_d + 1))
+		done
+		printf ' %-9s' "$_d of $#"
+	done
+	echo
+	echo "done: passed once; STEP: not yet, its last check failed at STEP;"
+	echo "STEP^C: its last check was interrupted at STEP; -: not tried"
+}
