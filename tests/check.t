@@ -176,9 +176,12 @@ fi
 # first. It ends with 130, records the step it reached as interrupted,
 # and leaves nothing loaded and no loop device of its own.
 progs() { bpftool prog list 2>/dev/null | sed -n 's/^\([0-9]*\): .*/\1/p' | sort; }
-loops() { losetup -a 2>/dev/null | grep -c 'bwb-test\.'; }
+# mine PID: the loop devices check PID made (its scratch_dev's file, and
+# a second device's, dev2_make's)
+mine() {
+	losetup -a 2>/dev/null | grep -c -e "bwb-test\.$1\.img" -e "/disk2\.$1\.img"
+}
 progs >"$T_TMP/progs.0"
-loops0=$(loops)
 CHECK_RESULTS=$T_TMP/int.jsonl CHECK_GATE=$T_TMP/gate \
 	setsid env --default-signal=INT "$C" 00.1 >"$T_TMP/int.out" 2>&1 &
 cpid=$!
@@ -187,7 +190,7 @@ wait_for 120 running
 progs >"$T_TMP/progs.1"
 comm -13 "$T_TMP/progs.0" "$T_TMP/progs.1" >"$T_TMP/progs.new"
 check "Ctrl-C: the run step was reached, programs loaded" test -s "$T_TMP/progs.new"
-is "$(loops)" "$((loops0 + 2))" "Ctrl-C: the check made its two loop devices"
+is "$(mine $cpid)" 2 "Ctrl-C: the check made its two loop devices"
 kill -INT -$cpid
 touch "$T_TMP/gate"
 wait $cpid
@@ -202,7 +205,7 @@ unloaded() {
 	return 0
 }
 check "Ctrl-C: none of its programs stays loaded ($(wc -l <"$T_TMP/progs.new") were)" wait_for 30 unloaded
-is "$(loops)" "$loops0" "Ctrl-C: neither of its loop devices is left"
+is "$(mine $cpid)" 0 "Ctrl-C: neither of its loop devices is left"
 CHECK_RESULTS=$T_TMP/int.jsonl "$C" --progress >"$T_TMP/p.out"
 check "Ctrl-C: progress shows 00.1 not done, interrupted at run" \
 	grep -q '^00\.1 *not yet *run (interrupted) ' "$T_TMP/p.out"
@@ -218,8 +221,9 @@ check "SIGTERM: recorded as interrupted at run" \
 	grep -q '^{"exercise":"v1","step":"run","result":"interrupted",' "$T_TMP/term.jsonl"
 gone() { ! pgrep -f "^$CHECK_BUILD/v1/vload " >/dev/null; }
 check "SIGTERM: its program is gone" wait_for 30 gone
-is "$(loops)" "$loops0" "SIGTERM: no loop device left"
+is "$(mine $cpid)" 0 "SIGTERM: no loop device left"
 # --- a reader that goes early (| head): the same
+loops() { losetup -a 2>/dev/null | grep -c 'bwb-test\.'; }
 before=$(loops)
 "$C" v4 2>/dev/null | head -n 3 >/dev/null
 is "$(loops)" "$before" "| head: no loop device left behind"

@@ -44,8 +44,8 @@ fs_run() {
 
 # dev2_make: CHECK_DEV2, a second loop device (a name such as loop4)
 dev2_make() {
-	if ! dd if=/dev/zero of="$T_TMP/disk2.img" bs=1M count=1 2>/dev/null ||
-		! CHECK_DEV2=$(loop_attach "$T_TMP/disk2.img"); then
+	if ! dd if=/dev/zero of="$T_TMP/disk2.$$.img" bs=1M count=1 2>/dev/null ||
+		! CHECK_DEV2=$(loop_attach "$T_TMP/disk2.$$.img"); then
 		CHECK_DEV2=
 		say run "FAIL: the checker cannot make a second loop device"
 		return 1
