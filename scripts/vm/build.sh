@@ -296,7 +296,8 @@ program_files() (
 	cd "$ROOT"
 	if [ -z "$FOREIGN" ]; then
 		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
-			solutions/*/bio_trace solutions/*/pagecache_trace bench/*/bio_trace \
+			solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/tracex3 \
+			solutions/*/ctracer bench/*/bio_trace \
 			tests/bin/* scripts/heatmap; do
 			[ -f "$f" ] && echo "$f $ROOT/$f"
 		done
