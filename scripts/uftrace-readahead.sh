@@ -18,9 +18,10 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
 # The read path's kernel functions, from the system call to the driver (a
-# name this kernel lacks is left out: ondemand_readahead is 6.1's).
+# name this kernel lacks is left out: ondemand_readahead is 6.1's,
+# generic_file_buffered_read 5.10's).
 RA_FUNCS="vfs_read ext4_file_read_iter generic_file_read_iter filemap_read
-	filemap_get_pages filemap_get_read_batch page_cache_sync_ra
+	generic_file_buffered_read filemap_get_pages filemap_get_read_batch page_cache_sync_ra
 	ondemand_readahead page_cache_ra_order page_cache_ra_unbounded
 	filemap_add_folio read_pages ext4_readahead ext4_mpage_readpages
 	submit_bio submit_bio_noacct blk_mq_submit_bio blk_finish_plug

@@ -18,7 +18,16 @@ run_sol() {
 		skip "$t" "$_s is not built (run make solutions)"
 		return 1
 	fi
-	start "$_s" -d "$DEV" "$@" || { ok 1 "$t: starts"; return 1; }
+	start "$_s" -d "$DEV" "$@" && return 0
+	# stage06_sample counts with an atomic add that returns the old
+	# value (BPF_FETCH, 5.12): 5.10 refuses it in every door
+	case $(uname -r) in
+	[1-4].* | 5.[0-9].* | 5.1[01].*)
+		skip "$t" "$(grep -m 1 'no working door' "$T_TMP/err") (a kernel before 5.12)"
+		return 1 ;;
+	esac
+	ok 1 "$t: starts"
+	return 1
 }
 
 # stage01: the submitter's name and the bio's size on every line

@@ -86,10 +86,14 @@ is "$(cat "$T_TMP/cold.out")" "hello linux filesystem" "cold: pg_read printed th
 is "$(resident)" "1 of 1" "ground truth: the cold read brought the page in"
 check "cold: read_head() is in the replay" grep -q '| *read_head() {' "$T_TMP/cold.replay"
 bad=0
+# The page-cache lookup: filemap_get_pages() since 5.11, before it
+# generic_file_buffered_read() did the same in one function.
+LOOKUP=filemap_get_pages
+grep -q ' filemap_get_pages$' /proc/kallsyms || LOOKUP=generic_file_buffered_read
 # outer inner: read_head() > read() > vfs_read() > ... > filemap_get_pages()
 # > page_cache_sync_ra() > ... > read_pages() > ... > submit_bio()
-for pair in "read_head vfs_read" "vfs_read filemap_get_pages" \
-	"filemap_get_pages page_cache_sync_ra" "page_cache_sync_ra read_pages" \
+for pair in "read_head vfs_read" "vfs_read $LOOKUP" \
+	"$LOOKUP page_cache_sync_ra" "page_cache_sync_ra read_pages" \
 	"read_pages submit_bio"; do
 	set -- $pair
 	within "$1" "$2" "$T_TMP/cold.replay"
@@ -117,9 +121,9 @@ wait $LPID
 is "$(cat "$T_TMP/warm.out")" "hello linux filesystem" "warm: pg_read printed the file's head"
 check "warm: read_head() is in the replay" grep -q '| *read_head() {' "$T_TMP/warm.replay"
 # the kernel was followed this time too, so what is absent is absent
-within read_head filemap_get_pages "$T_TMP/warm.replay"
+within read_head $LOOKUP "$T_TMP/warm.replay"
 rc=$?
-ok $rc "warm: read_head() reaches filemap_get_pages()"
+ok $rc "warm: read_head() reaches $LOOKUP()"
 [ $rc -eq 0 ] || show warm
 for fn in page_cache_sync_ra read_pages submit_bio; do
 	! within read_head "$fn" "$T_TMP/warm.replay"
