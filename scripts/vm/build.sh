@@ -275,13 +275,15 @@ build_initrd() {
 }
 
 # What goes on the disk: the sources and README of every stage (and
-# solution), the tests, the guest scripts, the docs; the programs come
-# from program_files.
+# solution), the tests, the guest scripts, the docs, the checker and its
+# exercises (tests/check.t runs the built programs' run step); the
+# programs come from program_files.
 workbook_files() (
 	cd "$ROOT"
 	for f in stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
 		solutions/*/*.c bench/*/README.md \
 		tests/*.t tests/lib.sh scripts/vm/guest/* \
+		scripts/check scripts/check.d/* exercises/*/* \
 		scripts/uftrace-readahead.sh scripts/read.c \
 		README.md LICENSE docs/*.md; do
 		[ -f "$f" ] && echo "$f"
