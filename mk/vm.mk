@@ -47,7 +47,8 @@ vm-shell: vm
 
 # Every test on every kernel (make test runs a smoke set on some: vm.t).
 vm-test: $(VM_PROGRAMS)
-	@VM_SMOKE_KERNELS= tests/run.sh -v tests/vm.t tests/vm_power.t
+	@VM_TEST_KERNELS="$(or $(VM_TEST_KERNELS),all)" VM_SMOKE_KERNELS= \
+		tests/run.sh -v tests/vm.t tests/vm_power.t
 
 vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)
