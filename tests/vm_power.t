@@ -203,7 +203,9 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 		wait_for '^LISTED' 30
 		this_boot >"$T_TMP/boot2"
 		grep -q lost+found "$T_TMP/boot2"
-		ok $? "$kver: after the reboot, the scratch disk is mounted"
+		rc=$?
+		ok $rc "$kver: after the reboot, the scratch disk is mounted"
+		[ $rc -eq 0 ] || show
 		! grep -q before-reboot "$T_TMP/boot2"
 		ok $? "$kver: and fresh (the file written before the reboot is gone)"
 		type_line halt
