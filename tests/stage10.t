@@ -157,6 +157,7 @@ for door in $TEST_DOORS; do
 	# (bio_io waits on a gate file, so its PID is known before it reads)
 	gate=$T_TMP/gate
 	rm -f "$gate"
+	: >"$T_TMP/io.out"	# there before the grep below, which may run first
 	"$BIN/bio_io" -g "$gate" "/dev/$DEV" 4096 >"$T_TMP/io.out" 2>&1 &
 	iop=$!
 	wait_for 30 grep -q '^pid ' "$T_TMP/io.out"

@@ -50,6 +50,7 @@ for door in $TEST_DOORS; do
 	for how in "-s $SECTOR-$SECTOR" "-p" ""; do
 		what=${how:-no filter}
 		rm -f "$T_TMP/gate"
+		: >"$T_TMP/io.out"	# there before the grep below, which may run first
 		"$BIN/bio_io" -g "$T_TMP/gate" -s $SIZE "/dev/$DEV" $SECTOR >"$T_TMP/io.out" 2>&1 &
 		iop=$!
 		wait_for 30 grep -q '^pid ' "$T_TMP/io.out"
