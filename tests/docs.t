@@ -318,4 +318,12 @@ check "docs/kernels.md has an x86 row per stage" test "$(wc -l <"$T_TMP/measured
 diff "$T_TMP/measured" "$T_TMP/claimed" | sed -n 's/^[<>]/#   &/p'
 check "README's min kernels are docs/kernels.md's (function · tracepoint)" \
 	cmp -s "$T_TMP/measured" "$T_TMP/claimed"
+# A solution that carries its own copy of a common/ file (the exercise
+# edits it) differs from it by the answer's added lines only: a copy
+# that lags behind common/ would teach last month's file.
+for f in solutions/*/*.c; do
+	[ -f "common/${f##*/}" ] || continue
+	removed=$(diff "common/${f##*/}" "$f" | grep -c '^<')
+	is "$removed" 0 "$f: common/${f##*/} with the answer added, nothing of it lost"
+done
 done_testing

@@ -179,14 +179,41 @@ static int kprobe_probe(struct btf *vmlinux, const char *func)
 	return 0;
 }
 
+/*
+ * Before 5.11 the block tracepoints passed the request queue first
+ * (btf_trace_<tp>: void *, struct request_queue *, ...): a program
+ * written for today's arguments would read the queue as its bio or
+ * request. Refused: the function doors serve those kernels.
+ */
+static bool queue_first(const struct btf *btf, int id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+
+	if (!btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	if (!btf_is_func_proto(t) || btf_vlen(t) < 2)
+		return false;
+	t = btf__type_by_id(btf, btf_params(t)[1].type);
+	if (!btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	return btf_is_struct(t) && !strcmp(btf__name_by_offset(btf, t->name_off), "request_queue");
+}
+
 const char *tp_missing(struct btf *vmlinux, const char *tp)
 {
 	static const char *const systems[] = { "block", "filemap", "workqueue" };
 	char path[512];
+	int id;
 
 	snprintf(path, sizeof(path), "btf_trace_%s", tp);
-	if (btf__find_by_name_kind(vmlinux, path, BTF_KIND_TYPEDEF) < 0)
+	id = btf__find_by_name_kind(vmlinux, path, BTF_KIND_TYPEDEF);
+	if (id < 0)
 		return "has no BTF type";
+	/* block_bio_complete kept its queue (and the programs take it) */
+	if (strcmp(tp, "block_bio_complete") && queue_first(vmlinux, id))
+		return "passes the request queue first (before 5.11)";
 	if (!tracefs_root()[0])
 		return NULL;	/* tracefs not mounted: the BTF type must do */
 	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++) {
