@@ -26,7 +26,21 @@ ok() {	# ok COND-EXIT-STATUS DESCRIPTION
 	else
 		echo "not ok $T_N - $2"
 		T_FAIL=$((T_FAIL + 1))
+		failed "not ok $T_N - $2"
 	fi
+}
+
+# failed LINE: also into tests/run.sh's list of failures (TEST_FAILURES),
+# which it prints after prove's summary: a CI log's last lines then say
+# what failed and why, not only which test numbers did.
+# Only this test file's: the tests it may run (check.t: the exercises'
+# checks, failing on purpose) are not told of the list.
+T_FAILURES=${TEST_FAILURES:-}
+unset TEST_FAILURES
+failed() {
+	[ -n "$T_FAILURES" ] || return 0
+	printf '%s: %s\n' "${0##*/}" "$(printf '%s' "$1" | tr '\n' ' ')" |
+		cut -c1-240 >>"$T_FAILURES"
 }
 
 check() {	# check DESCRIPTION COMMAND...: ok if COMMAND succeeds
@@ -43,6 +57,7 @@ is() {	# is GOT WANT DESCRIPTION
 		ok 1 "$3"
 		echo "#   got: '$1'"
 		echo "#  want: '$2'"
+		failed "  got '$1', want '$2'"
 	fi
 }
 
@@ -206,13 +221,17 @@ hist_sum() {
 # relay NAME FILE: re-emit the TAP in FILE as tests of this file, each
 # description prefixed with NAME (for tests that run other TAP producers).
 relay() {
+	_why=0	# a failure's first diagnostics go to the list of failures
 	while IFS= read -r _l; do
 		case "$_l" in
-		"ok "*"# SKIP"*) skip "$1" "${_l#*# SKIP }" ;;
-		"1..0 # SKIP"*) skip "$1" "${_l#*# SKIP }" ;;
-		"ok "*) ok 0 "$1: ${_l#* - }" ;;
-		"not ok "*) ok 1 "$1: ${_l#* - }" ;;
-		"#"*) echo "$_l" ;;
+		"ok "*"# SKIP"*) skip "$1" "${_l#*# SKIP }"; _why=0 ;;
+		"1..0 # SKIP"*) skip "$1" "${_l#*# SKIP }"; _why=0 ;;
+		"ok "*) ok 0 "$1: ${_l#* - }"; _why=0 ;;
+		"not ok "*) ok 1 "$1: ${_l#* - }"; _why=3 ;;
+		"#"*)
+			echo "$_l"
+			[ $_why -gt 0 ] && failed "$_l" && _why=$((_why - 1))
+			;;
 		esac
 	done <"$2"
 }

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run every test with prove; the last line is prove's "Result: PASS|FAIL".
 # Any argument is passed to prove (e.g. tests/run.sh tests/stage03.t).
+# After a failure, what failed and why (each failed test's line, its
+# got/want) follows prove's summary, then the Result line again: the end
+# of a CI log is often all one reads. All of it: build/test-failures.log.
 #
 # Two lanes, each in sequence: the aarch64 lane (the cross build, then the
 # arm64 classroom VM) and everything else. An emulated VM keeps about one
@@ -12,5 +15,18 @@
 # end time and duration, to see where CI's hour goes.
 cd "$(dirname "$0")/.." || exit 1
 [ $# -gt 0 ] || set -- tests/*.t
-exec prove --exec sh --timer -j "${TEST_JOBS:-2}" \
+mkdir -p build
+TEST_FAILURES=$PWD/build/test-failures.log
+export TEST_FAILURES
+: >"$TEST_FAILURES"
+prove --exec sh --timer -j "${TEST_JOBS:-2}" \
 	--rules='seq=tests/{cross,vm_arm64,vm_power_arm64}.t' --rules='seq=**' "$@"
+rc=$?
+if [ -s "$TEST_FAILURES" ]; then
+	n=$(wc -l <"$TEST_FAILURES")
+	[ "$n" -gt 12 ] && of=" (the first 12 lines of $n)" || of=
+	echo "What failed$of, from build/test-failures.log:"
+	head -n 12 "$TEST_FAILURES" | sed 's/^/  /'
+	[ $rc -ne 0 ] && echo "Result: FAIL"
+fi
+exit $rc

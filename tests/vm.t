@@ -59,8 +59,12 @@ for k in $kernels; do
 		skip "$VM_ARCH kernel $k" "cannot build its image here: $(tail -n 1 "$T_TMP/build.log")"
 		continue
 	fi
-	ok $rc "$VM_ARCH kernel $k: the image builds"
-	[ $rc -eq 0 ] || { sed 's/^/#   /' "$T_TMP/build.log"; continue; }
+	if [ $rc -ne 0 ]; then
+		ok 1 "$VM_ARCH kernel $k: the image builds (exit $rc: $(tail -n 1 "$T_TMP/build.log"))"
+		sed 's/^/#   /' "$T_TMP/build.log"
+		continue
+	fi
+	ok 0 "$VM_ARCH kernel $k: the image builds"
 	kver=$(readlink "$VM/$k")
 	out=$VM/log/$k
 	[ -n "$tests" ] && [ -z "${VM_TESTS:-}" ] && diag "$VM_ARCH kernel $k: the smoke set ($tests)"
@@ -77,7 +81,12 @@ for k in $kernels; do
 	ran=$(grep -cE '^(not )?ok ' "$T_TMP/guest.tap")
 	is "$rc ${plan:-none}" "0 $ran" \
 		"$kver: the guest ran its whole plan ($ran tests) and powered off (first test ${first:-never} s after QEMU started)"
-	[ $rc -eq 0 ] || tail -n 15 "$out/console.log" | sed 's/^/#   console: /'
+	if [ $rc -ne 0 ]; then
+		tail -n 15 "$out/console.log" | sed 's/^/#   console: /'
+		tail -n 4 "$out/console.log" | tr -d '\r' | while IFS= read -r l; do
+			failed "console: $l"
+		done
+	fi
 
 	# The doors this kernel let in and refused, each refusal's exact
 	# line, are docs/kernels.md's (written by scripts/kernels-table from
@@ -90,8 +99,10 @@ for k in $kernels; do
 	fi
 	awk 'NR == FNR { f[$1] = 1; next } $1 in f' "$T_TMP/said" "$T_TMP/got" >"$T_TMP/got.in"
 	awk 'NR == FNR { f[$1] = 1; next } $1 in f' "$T_TMP/got" "$T_TMP/said" >"$T_TMP/said.in"
-	diff "$T_TMP/said.in" "$T_TMP/got.in" | sed -n 's/^</#   docs:/p; s/^>/#   here:/p'
+	diff "$T_TMP/said.in" "$T_TMP/got.in" | sed -n 's/^</#   docs:/p; s/^>/#   here:/p' >"$T_TMP/ddiff"
+	cat "$T_TMP/ddiff"
 	check "$kver: each door works or is refused as docs/kernels.md says ($(wc -l <"$T_TMP/got.in") file x door)" \
 		cmp -s "$T_TMP/said.in" "$T_TMP/got.in"
+	head -n 4 "$T_TMP/ddiff" | while IFS= read -r l; do failed "$l"; done
 done
 done_testing

@@ -131,9 +131,13 @@ stop_vm() {
 	exec 3>&-
 }
 
-# show: the end of what the terminal showed, as comments
+# show: the end of what the terminal showed, as comments; its last
+# lines to the list of failures too
 show() {
 	text | grep -v '^ *$' | tail -n 30 | sed 's/^/#   console: /'
+	text | grep -v '^ *$' | tail -n 4 | while IFS= read -r _l; do
+		failed "console: $_l"
+	done
 }
 
 # left NAME HOW: after typing HOW, QEMU must end by itself, the kernel
@@ -162,7 +166,11 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 		skip "kernel $k" "cannot refresh its image here: $(tail -n 1 "$T_TMP/build.log")"
 		continue
 	fi
-	[ $rc -eq 0 ] || { ok 1 "kernel $k: the image builds"; sed 's/^/#   /' "$T_TMP/build.log"; continue; }
+	if [ $rc -ne 0 ]; then
+		ok 1 "kernel $k: the image builds (exit $rc: $(tail -n 1 "$T_TMP/build.log"))"
+		sed 's/^/#   /' "$T_TMP/build.log"
+		continue
+	fi
 	kver=$(readlink "$VM/$k")
 
 	# poweroff, with Ctrl-C first and a job left running
