@@ -2,7 +2,7 @@
 # Results: each check appends one JSON line to $RESULTS (work/results.jsonl,
 # kept across rebuilds and reboots; a teacher collects the files):
 #   {"exercise":"03.1","step":"run","result":"fail","time":"...Z",
-#    "seconds":4,"kernel":"6.18.0","door":"tracepoint"}
+#    "seconds":4,"kernel":"6.18.44-fc-v595","door":"tracepoint"}
 # step is the step that failed, or the last one reached (run) on a pass;
 # result pass, fail, or interrupted (a signal ended the check at step).
 
