@@ -109,18 +109,29 @@ for door in $TEST_DOORS; do
 			p[substr($0, RSTART + 15, RLENGTH - 21)] = 1 }
 		END { for (b in p) if (!((b ":") in a)) print b }' "$tr")
 	is "$stray" "" "$t: every bio sent below names a bio traced above"
-	check "$t: nothing lost" grep -q '^Lost: none' "$T_TMP/out"
+	# events the kernel skipped and counted (a kprobe or a recursion
+	# miss: an interrupt's bio_endio while a program ran on its CPU) are
+	# said; nothing else may be lost
+	is "$(grep '^Lost: ' "$T_TMP/out" | grep -v ' events missed by ' | grep -vx 'Lost: none')" "" \
+		"$t: nothing lost but events the kernel counted as missed ($(grep '^Lost: ' "$T_TMP/out" | tr '\n' ' '))"
+	missed=$(sed -n 's/^Lost: \([0-9]*\) events missed by .*/\1/p' "$T_TMP/out" | awk '{ n += $1 } END { print n + 0 }')
 	# the read returned once all below it had ended: so had their trees
 	# (readahead past the read may still be under way: not checked)
 	unended=$(for b in $chain; do grep -m1 "^bio $b:" "$tr" | grep -q 'no end seen' && echo "$b"; done)
-	is "$unended" "" "$t: the read and the bios below it ended"
+	if [ -n "$unended" ] && [ "$missed" -gt 0 ]; then
+		skip "$t: the read and the bios below it ended" "$missed events missed (counted): $unended's end among them"
+	else
+		is "$unended" "" "$t: the read and the bios below it ended"
+	fi
 
 	# Several reads at once: a link may be "not known" (counted), never
 	# wrong. A bio below that holds where one read lies must name that
 	# read's bio on the loop device (dm's clone, or the read itself). An
 	# address comes back once its bio ended: the bio named is the tree at
 	# that address whose life had begun when the bio below began (-j's
-	# first_ns), the latest such.
+	# first_ns), the latest such. An end the kernel skipped (a counted
+	# miss) joins the next life at that address to its tree: a bio below
+	# whose tree then holds two submits (two lives) is not judged.
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	if ! start "$S" -a "$door" -d "$top" -j; then
@@ -134,6 +145,9 @@ for door in $TEST_DOORS; do
 	done
 	wait $pids
 	stop
+	lost=$(sed -n 's/^{"type":"summary".*"lost":\({[^}]*}\).*/\1/p' "$T_TMP/out")
+	missed4=$(echo "$lost" | tr ',{}' '\n\n\n' | sed -n 's/^"\(kprobe\|recursion\)_missed":\([0-9]*\)$/\2/p' |
+		awk '{ n += $1 } END { print n + 0 }')
 	# each tree: its address, the bio it names, its disk, its first
 	# event's time, and every sector+size it showed (its events' until
 	# its end)
@@ -148,7 +162,7 @@ for door in $TEST_DOORS; do
 			split(m[i], p, ":"); below[p[1]] = p[2] } }
 		!/^\{"type":"bio"/ { next }
 		{ t++; b[t] = str("bio"); on[t] = str("disk"); t0[t] = num("first_ns")
-		  par[t] = /"stacked":true/ ? str("parent") : ""
+		  par[t] = /"stacked":true/ ? str("parent") : ""; tp[t] = str("parent")
 		  # its own life: events up to its end (where a function door
 		  # cannot see a new life begin, the next one may follow on)
 		  rest = $0; ext[t] = ""
@@ -156,7 +170,14 @@ for door in $TEST_DOORS; do
 		  while (match(rest, /"sector":[0-9]+,"size":[0-9]+/)) {
 			split(substr(rest, RSTART, RLENGTH), f, /[:,]/)
 			ext[t] = ext[t] " " f[2] "+" f[4]
-			rest = substr(rest, RSTART + RLENGTH) } }
+			rest = substr(rest, RSTART + RLENGTH) }
+		  # for a wrong link: the whole tree, point by point
+		  pts[t] = ""; nsub[t] = 0; n = split($0, ev, /\{"point":/)
+		  for (i = 2; i <= n; i++) { split(ev[i], f, "\"")
+			nsub[t] += f[2] == "submit_bio" || f[2] == "block_bio_queue"
+			sec = ev[i]; sub(/.*"sector":/, "", sec); sub(/,.*/, "", sec)
+			sz = ev[i]; sub(/.*"size":/, "", sz); sub(/,.*/, "", sz)
+			pts[t] = pts[t] " " f[2] "@" sec "+" sz (ev[i] ~ /"end":true/ ? "!" : "") } }
 		function holds(k, w,   i, n, x, q) { n = split(ext[k], x, " ")
 			for (i = 1; i <= n; i++) { split(x[i], q, "+")
 				if (q[1] <= w && w < q[1] + q[2] / 512) return 1 }
@@ -168,14 +189,23 @@ for door in $TEST_DOORS; do
 				if (b[j] == par[k] && t0[j] <= t0[k] && (!u || t0[j] > t0[u])) u = j
 			for (s in below) if (holds(k, below[s])) {
 				if (u && holds(u, s)) good++
+				else if (missed && nsub[k] > 1) merged++
 				else { bad++; printf "%s holds read %s, names %s (%s) ", b[k], s,
-					par[k], u ? "at" ext[u] : "no tree" > "/dev/stderr" } } }
-			printf "%d %d\n", good + 0, bad + 0 }' "$T_TMP/out" 2>"$T_TMP/wrong")
+					par[k], u ? "at" ext[u] : "no tree" > "/dev/stderr"
+					printf "below: %s first_ns %.0f:%s\n", b[k], t0[k], pts[k] > why
+					for (j = 1; j <= t; j++) if (b[j] == par[k])
+						printf "above: %s first_ns %.0f parent %s:%s\n", b[j], t0[j],
+							tp[j], pts[j] > why } } }
+			printf "%d %d %d\n", good + 0, merged + 0, bad + 0 }' missed="$missed4" why="$T_TMP/why" \
+		"$T_TMP/out" 2>"$T_TMP/wrong")
 	unl=$(sed -n 's/.*"stacked_unlinked":\([0-9]*\).*/\1/p' "$T_TMP/out")
-	diag "$t: 4 reads at once: ${res%% *} linked right, ${unl:-0} bios sent below not known"
-	is "${res#* }" 0 "$t: 4 reads at once: no bio below names another read's $(cat "$T_TMP/wrong")"
-	check "$t: 4 reads at once: some linked, or said not known (${res%% *}, ${unl:-0})" \
-		test $((${res%% *} + ${unl:-0})) -gt 0
+	set -- $res
+	good=$1 merged=$2 bad=$3
+	diag "$t: 4 reads at once: $good linked right, ${unl:-0} bios sent below not known, $merged not judged (two lives in a tree: $missed4 events missed); lost: $lost"
+	is "$bad" 0 "$t: 4 reads at once: no bio below names another read's $(cat "$T_TMP/wrong")"
+	[ -s "$T_TMP/why" ] && cut -c1-1500 "$T_TMP/why" | sed 's/^/#   /' && rm -f "$T_TMP/why"
+	check "$t: 4 reads at once: some linked, or said not known ($good, ${unl:-0})" \
+		test $((good + ${unl:-0})) -gt 0
 
 	# A bio sent below that the disk below splits: its parts are kept
 	# too (-d), each chained to it. Ground truth: the limit set here
