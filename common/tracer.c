@@ -37,6 +37,14 @@ int tracer_preflight(const char *name)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);	/* a closed terminal ends a run like Ctrl-C */
 	signal(SIGPIPE, SIG_IGN);	/* a closed pipe shows as EPIPE instead */
+	/*
+	 * A file or a pipe: a buffer the loop's fflush() writes out, not a
+	 * printf() in a flood of events. A write that fails inside printf()
+	 * drops the buffer and, by the next check, its errno: a full disk
+	 * would be said as EIO, not ENOSPC.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	return 0;
 }
 
