@@ -469,7 +469,7 @@ build_disk() {
 	# size and mtime: cheap, and what make would look at
 	hash=$({
 		(cd "$ROOT" && ls -lL --time-style=+%s $files)
-		echo "$progs" | while read -r _to _from; do
+		[ -z "$progs" ] || echo "$progs" | while read -r _to _from; do
 			echo "$_to $(ls -lL --time-style=+%s "$_from")"
 		done
 		[ -z "$tools" ] || ls -lL --time-style=+%s $tools
@@ -480,7 +480,8 @@ build_disk() {
 	tmp=$VM/tmp.$$
 	rm -rf "$tmp" && mkdir -p "$tmp/workbook" "$tmp/tools/bin" "$tmp/tools/lib"
 	(cd "$ROOT" && echo "$files" | cpio -pdm --quiet "$tmp/workbook")
-	echo "$progs" | while read -r _to _from; do
+	# none before make has built them (echo would give one empty line)
+	[ -z "$progs" ] || echo "$progs" | while read -r _to _from; do
 		mkdir -p "$tmp/workbook/$(dirname "$_to")"
 		cp -p "$_from" "$tmp/workbook/$_to"
 	done
