@@ -38,120 +38,7 @@ mkdir -p "$VM"
 exec 8>"$VM/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
 
-now() {
-	date +%s
-}
-
-# boot KERNEL: run.sh -k KERNEL shell on a pty; its input is fd 3 (the
-# FIFO, opened read-write so neither side waits), its output $CON.
-CON=$T_TMP/con
-boot() {
-	rm -f "$T_TMP/in" "$CON"
-	mkfifo "$T_TMP/in" || return 1
-	exec 3<>"$T_TMP/in"
-	# TMPDIR: run.sh's file for the guest's word, gone with T_TMP even
-	# if stop_vm has to kill run.sh
-	TMPDIR=$T_TMP script -qfec "'$RUN' -k '$1' shell" /dev/null \
-		<"$T_TMP/in" >"$CON" 2>&1 &
-	SPID=$!
-	T0=$(now)
-}
-
-# type TEXT: as typed at the terminal, then Enter
-type_line() {
-	printf '%s\r' "$1" >&3
-}
-
-# text: what the terminal showed, without carriage returns and escapes
-text() {
-	tr -d '\r' <"$CON" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'
-}
-
-# this_boot: the text since run.sh last said "booting"
-this_boot() {
-	text | awk '/^vm: booting/ { b = "" } { b = b $0 "\n" } END { printf "%s", b }'
-}
-
-# boots: how many times run.sh has said "booting"
-boots() {
-	text | grep -c '^vm: booting'
-}
-
-# wait_for ERE [SECONDS]: until a line of this boot matches (0), QEMU
-# ends or the time is up (1).
-wait_for() {
-	_end=$(($(now) + ${2:-$LIMIT}))
-	while [ "$(now)" -le $_end ]; do
-		this_boot | grep -Eq -- "$1" && return 0
-		kill -0 "$SPID" 2>/dev/null || { this_boot | grep -Eq -- "$1"; return; }
-		sleep 0.2
-	done
-	return 1
-}
-
-# prompt: the shell of this boot is waiting for a command
-prompt() {
-	wait_for 'workbook:/workbook# '
-}
-
-# ended: 0 once script (run.sh, QEMU) has exited within LIMIT s from
-# now; its exit status in ERC, the seconds it took in SECS. Else 1 and
-# the VM is stopped.
-ended() {
-	_t=$(now)
-	_end=$((_t + LIMIT))
-	while kill -0 "$SPID" 2>/dev/null && [ "$(now)" -le $_end ]; do
-		sleep 0.2
-	done
-	SECS=$(($(now) - _t))
-	if kill -0 "$SPID" 2>/dev/null; then
-		stop_vm
-		ERC=
-		return 1
-	fi
-	wait "$SPID"
-	ERC=$?
-	exec 3>&-
-	return 0
-}
-
-# stop_vm: end script, then whatever still runs in run.sh's session on
-# the pty (QEMU); all of them started by this test.
-stop_vm() {
-	_sid=$(ps -o pid= --ppid "$SPID" 2>/dev/null | head -n 1 | tr -d ' ')
-	kill -TERM "$SPID" 2>/dev/null
-	sleep 2
-	if [ -n "$_sid" ]; then
-		for _p in $(ps -e -o pid= -o sid= 2>/dev/null | awk -v s="$_sid" '$2 == s { print $1 }'); do
-			kill -KILL "$_p" 2>/dev/null
-		done
-	fi
-	kill -KILL "$SPID" 2>/dev/null
-	wait "$SPID" 2>/dev/null
-	exec 3>&-
-}
-
-# show: the end of what the terminal showed, as comments; its last
-# lines to the list of failures too
-show() {
-	text | grep -v '^ *$' | tail -n 30 | sed 's/^/#   console: /'
-	text | grep -v '^ *$' | tail -n 4 | while IFS= read -r _l; do
-		failed "console: $_l"
-	done
-}
-
-# left NAME HOW: after typing HOW, QEMU must end by itself, the kernel
-# having powered off
-left() {
-	if ended; then
-		is "$ERC" 0 "$1: $2 ends QEMU, run.sh exits 0 ($SECS s after)"
-		this_boot | grep -q "reboot: Power down" || { ok 1 "$1: $2: the kernel powered off"; show; return; }
-		ok 0 "$1: $2: the kernel powered off"
-	else
-		ok 1 "$1: $2 ends QEMU within $LIMIT s"
-		show
-	fi
-}
+. "$ROOT/tests/vm_term.sh"
 
 for k in ${VM_KERNELS:-cloud 6.12}; do
 	if [ ! -L "$VM/$k" ]; then
@@ -174,7 +61,7 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 	kver=$(readlink "$VM/$k")
 
 	# poweroff, with Ctrl-C first and a job left running
-	boot "$k"
+	boot -k "$k" shell
 	if prompt; then
 		ok 0 "$kver: the shell prompts ($(($(now) - T0)) s after run.sh started)"
 		# the quotes keep the typed line (echoed back) from matching
@@ -196,7 +83,7 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 	fi
 
 	# reboot: a fresh VM, then halt
-	boot "$k"
+	boot -k "$k" shell
 	prompt && type_line 'touch /mnt/scratch/before-reboot && echo "TOUC""HED"'
 	wait_for '^TOUCHED' 30
 	type_line reboot
@@ -225,7 +112,7 @@ for k in ${VM_KERNELS:-cloud 6.12}; do
 	fi
 
 	# Ctrl-D: leaving the shell
-	boot "$k"
+	boot -k "$k" shell
 	prompt && printf '\004' >&3
 	left "$kver" "Ctrl-D (leaving the shell)"
 done

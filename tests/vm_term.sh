@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Sourced by the tests that type into the classroom VM's shell as a
+# student would (tests/vm_power.t, tests/vm_lab.t): run.sh on a
+# pseudo-terminal (script(1), fed from a FIFO), what it shows, how to wait
+# for a line of it and how it ends. Needs lib.sh (T_TMP) and RUN (the
+# run.sh to start) and LIMIT (seconds).
+
+now() {
+	date +%s
+}
+
+# boot ARG...: $RUN ARG... on a pty; its input is fd 3 (the FIFO, opened
+# read-write so neither side waits), its output $CON. (ARGs without ')
+CON=$T_TMP/con
+boot() {
+	rm -f "$T_TMP/in" "$CON"
+	mkfifo "$T_TMP/in" || return 1
+	exec 3<>"$T_TMP/in"
+	_cmd="'$RUN'"
+	for _a; do
+		_cmd="$_cmd '$_a'"
+	done
+	# TMPDIR: run.sh's file for the guest's word, gone with T_TMP even
+	# if stop_vm has to kill run.sh
+	TMPDIR=$T_TMP script -qfec "$_cmd" /dev/null \
+		<"$T_TMP/in" >"$CON" 2>&1 &
+	SPID=$!
+	T0=$(now)
+}
+
+# type TEXT: as typed at the terminal, then Enter
+type_line() {
+	printf '%s\r' "$1" >&3
+}
+
+# text: what the terminal showed, without carriage returns and escapes
+text() {
+	tr -d '\r' <"$CON" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g'
+}
+
+# this_boot: the text since run.sh last said "booting"
+this_boot() {
+	text | awk '/^vm: booting/ { b = "" } { b = b $0 "\n" } END { printf "%s", b }'
+}
+
+# boots: how many times run.sh has said "booting"
+boots() {
+	text | grep -c '^vm: booting'
+}
+
+# wait_for ERE [SECONDS]: until a line of this boot matches (0), QEMU
+# ends or the time is up (1).
+wait_for() {
+	_end=$(($(now) + ${2:-$LIMIT}))
+	while [ "$(now)" -le $_end ]; do
+		this_boot | grep -Eq -- "$1" && return 0
+		kill -0 "$SPID" 2>/dev/null || { this_boot | grep -Eq -- "$1"; return; }
+		sleep 0.2
+	done
+	return 1
+}
+
+# prompt: the shell of this boot is waiting for a command ($PROMPT, an
+# ERE: the classroom VM's by default)
+PROMPT='workbook:/workbook# '
+prompt() {
+	wait_for "$PROMPT"
+}
+
+# ended: 0 once script (run.sh, QEMU) has exited within LIMIT s from
+# now; its exit status in ERC, the seconds it took in SECS. Else 1 and
+# the VM is stopped.
+ended() {
+	_t=$(now)
+	_end=$((_t + LIMIT))
+	while kill -0 "$SPID" 2>/dev/null && [ "$(now)" -le $_end ]; do
+		sleep 0.2
+	done
+	SECS=$(($(now) - _t))
+	if kill -0 "$SPID" 2>/dev/null; then
+		stop_vm
+		ERC=
+		return 1
+	fi
+	wait "$SPID"
+	ERC=$?
+	exec 3>&-
+	return 0
+}
+
+# stop_vm: end script, then whatever still runs in run.sh's session on
+# the pty (QEMU); all of them started by this test.
+stop_vm() {
+	_sid=$(ps -o pid= --ppid "$SPID" 2>/dev/null | head -n 1 | tr -d ' ')
+	kill -TERM "$SPID" 2>/dev/null
+	sleep 2
+	if [ -n "$_sid" ]; then
+		for _p in $(ps -e -o pid= -o sid= 2>/dev/null | awk -v s="$_sid" '$2 == s { print $1 }'); do
+			kill -KILL "$_p" 2>/dev/null
+		done
+	fi
+	kill -KILL "$SPID" 2>/dev/null
+	wait "$SPID" 2>/dev/null
+	exec 3>&-
+}
+
+# show: the end of what the terminal showed, as comments; its last
+# lines to the list of failures too (tests/run.sh prints it)
+show() {
+	text | grep -v '^ *$' | tail -n 30 | sed 's/^/#   console: /'
+	text | grep -v '^ *$' | tail -n 4 | while IFS= read -r _l; do
+		failed "console: $_l"
+	done
+}
+
+# left NAME HOW: after typing HOW, QEMU must end by itself, the kernel
+# having powered off
+left() {
+	if ended; then
+		is "$ERC" 0 "$1: $2 ends QEMU, run.sh exits 0 ($SECS s after)"
+		this_boot | grep -q "reboot: Power down" || { ok 1 "$1: $2: the kernel powered off"; show; return; }
+		ok 0 "$1: $2: the kernel powered off"
+	else
+		ok 1 "$1: $2 ends QEMU within $LIMIT s"
+		show
+	fi
+}
