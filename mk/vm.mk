@@ -5,6 +5,9 @@
 #   make vm-test     boot each kernel once, run every test in every door;
 #                    then boot its shell and leave it (poweroff, reboot…)
 #   make vm-image    build/classroom-vm.tar.gz: the images and run.sh
+#   make vm-lab      the lab: a Debian system to edit, build and run the
+#                    workbook in (build/vm/lab.img; x86, as root)
+#   make vm-lab-shell  boot it (its disk kept); make vm-lab-reset: fresh
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
 # those test files in the guest. make test runs only the stage tests on
@@ -35,7 +38,7 @@ else
 VM_PROGRAMS := vm-programs
 endif
 
-.PHONY: vm vm-shell vm-test vm-image vm-programs
+.PHONY: vm vm-shell vm-test vm-image vm-programs vm-lab vm-lab-shell vm-lab-reset
 vm-programs:
 	@$(MAKE) --no-print-directory ARCH=$(VM_ARCH)
 
@@ -52,3 +55,15 @@ vm-test: $(VM_PROGRAMS)
 
 vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)
+
+# The lab builds its programs itself (in its chroot): no host build first.
+# Not in make test (tests/vm_lab.t: prove -v --exec sh tests/vm_lab.t).
+vm-lab:
+	@scripts/vm/build.sh $(VM_KERNELS)
+	@scripts/vm/lab.sh $(VM_KERNELS)
+
+vm-lab-shell: vm-lab
+	@scripts/vm/run.sh -k $(VM_KERNEL) --lab
+
+vm-lab-reset:
+	@scripts/vm/run.sh --reset

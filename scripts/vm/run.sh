@@ -10,6 +10,12 @@
 #                                       headless: runs the workbook's tests;
 #                                       TAP in DIR/results.tap, the kernel
 #                                       console in DIR/console.log
+#   run.sh --lab [-k KERNEL] [--share DIR]
+#                                       the lab (make vm-lab): a Debian
+#                                       system to edit, build and run the
+#                                       workbook in, kept across boots;
+#                                       DIR on the host at /root/share
+#   run.sh --reset                      the lab's disk fresh again
 #
 # KERNEL is a folder next to disk.img with vmlinuz and initrd.img (default
 # cloud). The file "arch" there says which QEMU boots them: x86
@@ -21,6 +27,9 @@
 # (test mode: only these test files, e.g. "stage10 stage10_view").
 # Disks are opened with snapshot=on: changes vanish when QEMU exits, which
 # it also does when the guest reboots (-no-reboot); run.sh then boots again.
+# Not the lab's: lab-disk.img (VM_LAB_DISK), a copy of lab.img made at its
+# first boot, keeps what the student changes until --reset copies lab.img
+# again.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 if [ -f "$here/disk.img" ]; then
@@ -34,25 +43,63 @@ kernel=cloud
 out=
 limit=${VM_TIMEOUT:-2400}
 
+lab=
+reset=
+share=
+
 usage() {
 	echo "usage: run.sh [-k KERNEL] [-o DIR] [-t SECONDS] [shell|test]" >&2
+	echo "       run.sh --lab [-k KERNEL] [--share DIR];  run.sh --reset" >&2
 	exit 2
 }
 
-while getopts k:o:t:h o; do
+# the long options as getopts' short ones: --lab -L, --reset -R, --share -S
+for a; do
+	shift
+	case $a in
+	--lab) set -- "$@" -L ;;
+	--reset) set -- "$@" -R ;;
+	--share) set -- "$@" -S ;;
+	--share=*) set -- "$@" -S "${a#--share=}" ;;
+	*) set -- "$@" "$a" ;;
+	esac
+done
+while getopts k:o:t:LRS:h o; do
 	case $o in
 	k) kernel=$OPTARG ;;
 	o) out=$OPTARG ;;
 	t) limit=$OPTARG ;;
+	L) lab=1 ;;
+	R) reset=1 ;;
+	S) share=$(cd "$OPTARG" && pwd) || exit 1 ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 mode=${1:-shell}
 K=$VM/$kernel
-for f in "$K/vmlinuz" "$K/initrd.img" "$VM/disk.img" "$VM/scratch.img"; do
-	[ -f "$f" ] || { echo "vm: $f missing (run make vm)" >&2; exit 1; }
+LAB=${VM_LAB_DISK:-$VM/lab-disk.img}
+if [ -n "$reset" ]; then
+	[ -f "$VM/lab.img" ] || { echo "vm: $VM/lab.img missing (run make vm-lab)" >&2; exit 1; }
+	rm -f "$LAB"
+	echo "vm: the lab's disk is fresh again (a copy of lab.img)" >&2
+	[ -n "$lab" ] || exit 0
+fi
+[ -z "$share" ] || [ -n "$lab" ] || { echo "vm: --share needs --lab" >&2; exit 2; }
+main=$VM/disk.img
+[ -n "$lab" ] && main=$VM/lab.img
+for f in "$K/vmlinuz" "$K/initrd.img" "$main" "$VM/scratch.img"; do
+	[ -f "$f" ] || { echo "vm: $f missing (run make vm${lab:+-lab})" >&2; exit 1; }
 done
+if [ -n "$lab" ]; then
+	[ "$mode" = shell ] || { echo "vm: the lab has a shell only" >&2; exit 2; }
+	if [ ! -f "$LAB" ]; then
+		# sparse: the copy costs what the files take, not the disk size
+		cp --sparse=always "$VM/lab.img" "$LAB.tmp" && mv "$LAB.tmp" "$LAB" || exit 1
+	elif [ "$VM/lab.img" -nt "$LAB" ]; then
+		echo "vm: lab.img was rebuilt after your lab disk was made: run.sh --reset takes it (and drops your changes)" >&2
+	fi
+fi
 arch=$(cat "$VM/arch" 2>/dev/null || echo x86)
 case $arch in
 x86)
@@ -103,14 +150,27 @@ qemu() {
 		set -- -serial "file:$_res" "$@"
 		_r=
 	fi
+	# the lab's disk is kept (no snapshot); the shared folder's
+	# vhost-user device needs the guest's memory shared with virtiofsd
+	_wb="snapshot=on,file=$VM/disk.img" _ser=workbook
+	if [ -n "$lab" ]; then
+		_wb="file=$LAB" _ser=lab
+		_r="$_r wb.lab=1"
+	fi
+	if [ -n "$share" ]; then
+		set -- -object "memory-backend-memfd,id=mem,size=${VM_MEM:-1024}M,share=on" \
+			-numa node,memdev=mem -chardev "socket,id=fs,path=$SOCK" \
+			-device vhost-user-fs-pci,chardev=fs,tag=share "$@"
+		_r="$_r wb.share=share"
+	fi
 	# shellcheck disable=SC2086
 	$WRAP $QEMU -nodefaults -no-user-config $MACHINE $acc \
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -no-reboot \
 		-kernel "$K/vmlinuz" -initrd "$K/initrd.img" \
 		-serial "$_c" \
 		-append "console=$CON panic=-1 quiet wb.mode=$_m $_r ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
-		-drive "if=none,id=wb,format=raw,snapshot=on,file=$VM/disk.img" \
-		-device nvme,drive=wb,serial=workbook \
+		-drive "if=none,id=wb,format=raw,$_wb" \
+		-device "nvme,drive=wb,serial=$_ser" \
 		-drive "if=none,id=sc,format=raw,snapshot=on,file=$VM/scratch.img" \
 		-device nvme,drive=sc,serial=scratch \
 		"$@"
@@ -156,6 +216,27 @@ accel() {
 	echo $a
 }
 
+# virtiofsd_start: the host's side of --share (QEMU 7.2's C virtiofsd in
+# Debian 12, or the Rust one packaged as virtiofsd later), serving $share
+# on $SOCK; it ends when QEMU disconnects. Its pid in fsd.
+virtiofsd_start() {
+	_v=$(command -v virtiofsd || ls /usr/libexec/virtiofsd /usr/lib/qemu/virtiofsd 2>/dev/null | head -n 1)
+	[ -n "$_v" ] || { echo "vm: --share needs virtiofsd (Debian 12: qemu-system-common; later: virtiofsd)" >&2; return 1; }
+	rm -f "$SOCK"
+	if "$_v" --help 2>&1 | grep -q -- --shared-dir; then
+		"$_v" --socket-path="$SOCK" --shared-dir="$share" --cache=auto &
+	else
+		"$_v" --socket-path="$SOCK" -o source="$share" -o cache=auto &
+	fi >/dev/null 2>&1
+	fsd=$!
+	_i=0
+	while [ ! -S "$SOCK" ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	[ -S "$SOCK" ] || { echo "vm: virtiofsd did not start (it needs root)" >&2; return 1; }
+}
+
 case $mode in
 shell)
 	[ -t 0 ] || { echo "vm: shell mode needs a terminal" >&2; exit 2; }
@@ -165,18 +246,25 @@ shell)
 	# kernel panic ends it too). After a reboot: a fresh QEMU, fresh disks.
 	ctl=$(mktemp "${TMPDIR:-/tmp}/classroom-vm.XXXXXX") || exit 1
 	trap 'rm -f "$ctl"' EXIT
+	SOCK=$ctl.fs
+	[ -z "$share" ] || trap 'rm -f "$ctl" "$SOCK"; [ -z "${fsd:-}" ] || kill "$fsd" 2>/dev/null' EXIT
 	trap 'exit 129' HUP	# the terminal closed (QEMU gets it too)
 	trap 'exit 143' TERM
 	while :; do
 		echo "vm: booting $(readlink "$K" || echo "$kernel") ($a); leave with poweroff or Ctrl-A then X" >&2
 		: >"$ctl"
+		[ -z "$share" ] || virtiofsd_start || exit 1
 		# signal=off: Ctrl-C reaches the guest (to stop a tracer), not QEMU
 		qemu "$a" shell chardev:con "$ctl" -display none \
 			-chardev stdio,id=con,mux=on,signal=off \
 			-mon chardev=con,mode=readline
 		rc=$?
 		grep -q '^wb-reboot' "$ctl" || break
-		echo "vm: the guest rebooted: booting it again from the images as built" >&2
+		if [ -n "$lab" ]; then
+			echo "vm: the guest rebooted: booting it again (the lab's disk as it was left)" >&2
+		else
+			echo "vm: the guest rebooted: booting it again from the images as built" >&2
+		fi
 	done
 	exit $rc
 	;;

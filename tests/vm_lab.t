@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The lab (make vm-lab, run.sh --lab): a student's work inside it is built
+# there and survives. Boots run.sh --lab on a pseudo-terminal, as
+# tests/vm_power.t does, and types:
+#   an edit of stage 03's printed line, make -C stage03_latency_map, the
+#   stage against a read of nullb0: the new line is printed; poweroff
+#   a second boot: the edit is still there; poweroff
+#   run.sh --reset, a third boot: the edit is gone
+# On a lab disk of its own (VM_LAB_DISK), not the student's lab-disk.img.
+# Not in make test (the lab image is not built there); by hand:
+#   make vm-lab && prove -v --exec sh tests/vm_lab.t
+# VM_LAB_KERNEL (default cloud); each step within VM_LAB_LIMIT s (300).
+# vm: skip it boots the VM
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/scripts/vm/arch.sh"
+
+LIMIT=${VM_LAB_LIMIT:-300}
+RUN=$ROOT/scripts/vm/run.sh
+k=${VM_LAB_KERNEL:-cloud}
+
+[ "$VM_ARCH" = x86 ] || skip_all "the lab image is x86 only for now"
+[ -f "$VM/lab.img" ] || skip_all "the lab image is not built (make vm-lab)"
+[ -L "$VM/$k" ] || skip_all "kernel $k is not built (make vm-lab)"
+command -v "$QEMU" >/dev/null 2>&1 || skip_all "$QEMU is absent"
+command -v script >/dev/null 2>&1 ||
+	skip_all "script (util-linux) is absent: it gives run.sh the terminal shell mode needs"
+command -v mkfifo >/dev/null 2>&1 || skip_all "mkfifo is absent"
+
+mkdir -p "$VM"
+exec 8>"$VM/.lock"
+command -v flock >/dev/null 2>&1 && flock 8
+
+. "$ROOT/tests/vm_term.sh"
+PROMPT='lab:~/workbook# '
+export VM_LAB_DISK=$VM/lab-test.img
+trap 'rm -f "$VM_LAB_DISK"; cleanup; exit 1' INT TERM
+
+# the init in the initramfs must be this checkout's (lab.img is used as
+# built: make vm-lab rebuilds it)
+"$ROOT/scripts/vm/build.sh" "$k" >"$T_TMP/build.log" 2>&1 || {
+	ok 1 "kernel $k: the initramfs builds"
+	sed 's/^/#   /' "$T_TMP/build.log"
+	rm -f "$VM_LAB_DISK"
+	done_testing
+}
+kver=$(readlink "$VM/$k")
+
+# guest VAR: the value the guest printed as a line VAR=value (this boot)
+guest() {
+	this_boot | sed -n "s/^$1=//p" | tail -n 1
+}
+
+# lab_boot: boots the lab, 0 once it prompts (else the VM is stopped)
+lab_boot() {
+	boot -k "$k" --lab
+	if prompt; then
+		ok 0 "$kver: the lab prompts ($(($(now) - T0)) s after run.sh started)"
+		return 0
+	fi
+	ok 1 "$kver: the lab prompts within $LIMIT s"
+	show
+	stop_vm
+	return 1
+}
+
+# type_cmd LINE...: the LINEs as one command line (a tab would be a
+# completion, a newline a second prompt); the quotes in them keep the
+# typed line (echoed back) from matching what the command prints
+type_cmd() {
+	type_line "$*"
+}
+
+SRC=stage03_latency_map/bio_trace.c
+"$RUN" --reset >/dev/null 2>&1
+check "run.sh --reset: no lab disk until the next boot" test ! -e "$VM_LAB_DISK"
+
+if lab_boot; then
+	type_line 'echo "BEF""ORE=$(grep -c "lab edit" '$SRC')"'
+	wait_for '^BEFORE=' 30
+	is "$(guest BEFORE)" 0 "$kver: the lab's stage 03 is as built"
+	type_cmd 'sed -i "s/time duration: /time duration (lab edit): /" '$SRC' &&' \
+		't0=$(date +%s.%N) && make -C stage03_latency_map >/tmp/make.out 2>&1;' \
+		'echo "MA""DE=$? $t0 $(date +%s.%N)"'
+	wait_for '^MADE=' "$LIMIT"
+	set -- $(guest MADE)
+	secs=$(echo "${2:-0} ${3:-0}" | awk '{ printf "%.1f", $2 - $1 }')
+	is "${1:-none}" 0 "$kver: make -C stage03_latency_map rebuilds the edited stage ($secs s)"
+	# the stage, once it says it traces, against a direct read of nullb0
+	type_cmd 'stage03_latency_map/bio_trace -d nullb0 >/tmp/o 2>&1 & i=0;' \
+		'until grep -q Hit /tmp/o || [ $i -gt 600 ]; do sleep 0.2; i=$((i + 1)); done;' \
+		'dd if=/dev/nullb0 of=/dev/null bs=4k count=1 skip=7 iflag=direct 2>/dev/null;' \
+		'sleep 1; kill -INT %1; wait;' \
+		'echo "RA""N=$(grep -c "^bio 0x.*(lab edit): [0-9]* ns" /tmp/o)"'
+	wait_for '^RAN=' 180
+	n=$(guest RAN)
+	check "$kver: the rebuilt stage prints the edited line for the read (${n:-no} line)" \
+		test "${n:-0}" -ge 1
+	[ "${n:-0}" -ge 1 ] || show
+	type_line poweroff
+	left "$kver" poweroff
+fi
+
+if lab_boot; then
+	type_line 'echo "KE""PT=$(grep -c "lab edit" '$SRC')"'
+	wait_for '^KEPT=' 30
+	is "$(guest KEPT)" 1 "$kver: after poweroff and a new boot the edit is still there"
+	type_line poweroff
+	left "$kver" "poweroff (second boot)"
+fi
+
+"$RUN" --reset >/dev/null 2>&1
+if lab_boot; then
+	type_line 'echo "AFT""ER=$(grep -c "lab edit" '$SRC')"'
+	wait_for '^AFTER=' 30
+	is "$(guest AFTER)" 0 "$kver: after run.sh --reset the edit is gone"
+	type_line poweroff
+	left "$kver" "poweroff (after --reset)"
+fi
+rm -f "$VM_LAB_DISK"
+done_testing
