@@ -5,7 +5,8 @@
 # tests/vm_power.t does, and types:
 #   an edit of stage 03's printed line, make -C stage03_latency_map, the
 #   stage against a read of nullb0: the new line is printed; poweroff
-#   a second boot: the edit is still there; poweroff
+#   a second boot, with run.sh --share: the edit is still there; the
+#   host's folder is at /root/share; poweroff
 #   run.sh --reset, a third boot: the edit is gone
 # On a lab disk of its own (VM_LAB_DISK), not the student's lab-disk.img.
 # Not in make test (the lab image is not built there); by hand:
@@ -51,9 +52,10 @@ guest() {
 	this_boot | sed -n "s/^$1=//p" | tail -n 1
 }
 
-# lab_boot: boots the lab, 0 once it prompts (else the VM is stopped)
+# lab_boot [ARG...]: boots the lab (run.sh's ARGs too), 0 once it
+# prompts (else the VM is stopped)
 lab_boot() {
-	boot -k "$k" --lab
+	boot -k "$k" --lab "$@"
 	if prompt; then
 		ok 0 "$kver: the lab prompts ($(($(now) - T0)) s after run.sh started)"
 		return 0
@@ -76,7 +78,7 @@ SRC=stage03_latency_map/bio_trace.c
 check "run.sh --reset: no lab disk until the next boot" test ! -e "$VM_LAB_DISK"
 
 if lab_boot; then
-	type_line 'echo "BEF""ORE=$(grep -c "lab edit" '$SRC')"'
+	type_cmd 'echo "BEF""ORE=$(grep -c "lab edit" '$SRC')"'
 	wait_for '^BEFORE=' 30
 	is "$(guest BEFORE)" 0 "$kver: the lab's stage 03 is as built"
 	type_cmd 'sed -i "s/time duration: /time duration (lab edit): /" '$SRC' &&' \
@@ -101,17 +103,36 @@ if lab_boot; then
 	left "$kver" poweroff
 fi
 
-if lab_boot; then
-	type_line 'echo "KE""PT=$(grep -c "lab edit" '$SRC')"'
+# the second boot shares a folder of the host's (virtiofsd: as root)
+share=
+vfsd=
+for f in $(command -v virtiofsd) /usr/libexec/virtiofsd /usr/lib/qemu/virtiofsd; do
+	[ -x "$f" ] && vfsd=$f
+done
+if [ "$(id -u)" -eq 0 ] && [ -n "$vfsd" ]; then
+	share=$T_TMP/share
+	mkdir -p "$share"
+	echo from-host >"$share/in"
+fi
+if lab_boot ${share:+--share "$share"}; then
+	type_cmd 'echo "KE""PT=$(grep -c "lab edit" '$SRC')"'
 	wait_for '^KEPT=' 30
 	is "$(guest KEPT)" 1 "$kver: after poweroff and a new boot the edit is still there"
+	if [ -n "$share" ]; then
+		type_cmd 'echo from-guest >/root/share/out; echo "SHA""RED=$(cat /root/share/in)"'
+		wait_for '^SHARED=' 30
+		is "$(guest SHARED)" from-host "$kver: run.sh --share: the host's folder is at /root/share"
+		is "$(cat "$share/out" 2>/dev/null)" from-guest "$kver: run.sh --share: and what the guest writes there is on the host"
+	else
+		skip "run.sh --share" "no virtiofsd here, or not root"
+	fi
 	type_line poweroff
 	left "$kver" "poweroff (second boot)"
 fi
 
 "$RUN" --reset >/dev/null 2>&1
 if lab_boot; then
-	type_line 'echo "AFT""ER=$(grep -c "lab edit" '$SRC')"'
+	type_cmd 'echo "AFT""ER=$(grep -c "lab edit" '$SRC')"'
 	wait_for '^AFTER=' 30
 	is "$(guest AFTER)" 0 "$kver: after run.sh --reset the edit is gone"
 	type_line poweroff
