@@ -82,7 +82,7 @@ LAB=${VM_LAB_DISK:-$VM/lab-disk.img}
 if [ -n "$reset" ]; then
 	[ -f "$VM/lab.img" ] || { echo "vm: $VM/lab.img missing (run make vm-lab)" >&2; exit 1; }
 	rm -f "$LAB"
-	echo "vm: the lab's disk is fresh again (a copy of lab.img)" >&2
+	echo "vm: the lab's disk is gone: the next run.sh --lab starts from lab.img" >&2
 	[ -n "$lab" ] || exit 0
 fi
 [ -z "$share" ] || [ -n "$lab" ] || { echo "vm: --share needs --lab" >&2; exit 2; }
