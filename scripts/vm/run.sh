@@ -96,7 +96,7 @@ if [ -n "$lab" ]; then
 	if [ ! -f "$LAB" ]; then
 		# sparse: the copy costs what the files take, not the disk size
 		cp --sparse=always "$VM/lab.img" "$LAB.tmp" && mv "$LAB.tmp" "$LAB" || exit 1
-	elif [ "$VM/lab.img" -nt "$LAB" ]; then
+	elif [ -n "$(find "$VM/lab.img" -newer "$LAB")" ]; then	# -nt: not POSIX
 		echo "vm: lab.img was rebuilt after your lab disk was made: run.sh --reset takes it (and drops your changes)" >&2
 	fi
 fi
