@@ -188,16 +188,31 @@ static __always_inline int on_lookup(struct address_space *mapping, unsigned lon
 }
 
 /*
- * Function doors, at the return of filemap_get_pages(iocb, .., fbatch, ..):
- * on success (0) fbatch holds the folios the read copies next, from the
- * read's position up to the last page of its last folio.
+ * filemap_get_pages()'s second argument: the iov_iter on 6.1, the bytes
+ * the read still wants on later kernels. A kernel address has its top
+ * bit set; a read's count is below 2 GiB.
  */
-static __always_inline int lookup_done(struct kiocb *iocb, struct folio_batch *fbatch)
+static __always_inline u64 bytes_wanted(u64 arg2)
+{
+	if (arg2 >> 63)
+		return BPF_CORE_READ((struct iov_iter *)arg2, count);
+	return arg2;
+}
+
+/*
+ * Function doors, at the return of filemap_get_pages(iocb, arg2, fbatch, ..):
+ * on success (0) fbatch holds the folios the read copies next, from the
+ * read's position to the last page of its last folio, but no further than
+ * the read asked: a large folio (2 MiB: 512 pages) goes on past it, and
+ * those pages are the next reads' lookups, not this one's.
+ */
+static __always_inline int lookup_done(struct kiocb *iocb, u64 arg2, struct folio_batch *fbatch)
 {
 	unsigned int nr = BPF_CORE_READ(fbatch, nr);
 	struct address_space *mapping;
 	struct folio *folio = NULL;
-	unsigned long first;
+	unsigned long first, end;
+	u64 pos, want;
 
 	if (nr < 1 || nr > 64)
 		return 0;
@@ -207,9 +222,13 @@ static __always_inline int lookup_done(struct kiocb *iocb, struct folio_batch *f
 	mapping = BPF_CORE_READ(iocb, ki_filp, f_mapping);
 	if (targ_dev && mapping_dev(mapping) != targ_dev)
 		return 0;
-	first = BPF_CORE_READ(iocb, ki_pos) >> page_shift;
-	return on_lookup(mapping, first,
-			 BPF_CORE_READ(folio, index) + folio_pages(folio) - 1);
+	pos = BPF_CORE_READ(iocb, ki_pos);
+	first = pos >> page_shift;
+	end = BPF_CORE_READ(folio, index) + folio_pages(folio) - 1;
+	want = bytes_wanted(arg2);
+	if (want && (pos + want - 1) >> page_shift < end)
+		end = (pos + want - 1) >> page_shift;
+	return on_lookup(mapping, first, end);
 }
 
 /*
@@ -331,6 +350,7 @@ int BPF_PROG(mm_filemap_add_to_page_cache_btf, struct folio *folio)
  */
 struct get_pages_args {
 	struct kiocb *iocb;
+	u64 arg2;
 	struct folio_batch *fbatch;
 };
 
@@ -354,6 +374,7 @@ int BPF_KPROBE(filemap_get_pages_kprobe, struct kiocb *iocb, void *arg2,
 		return 0;
 	}
 	a->iocb = iocb;
+	a->arg2 = (u64)arg2;
 	a->fbatch = fbatch;
 	return 0;
 }
@@ -368,7 +389,7 @@ int BPF_KRETPROBE(filemap_get_pages_kretprobe, int ret)
 		return 0;
 	args = *a;
 	a->iocb = NULL;
-	return ret ? 0 : lookup_done(args.iocb, args.fbatch);
+	return ret ? 0 : lookup_done(args.iocb, args.arg2, args.fbatch);
 }
 
 /*
@@ -379,10 +400,12 @@ SEC("fexit/filemap_get_pages")
 int BPF_PROG(filemap_get_pages_fexit, struct kiocb *iocb, void *arg2,
 	     struct folio_batch *fbatch)
 {
-	__u64 ret = 0;
+	__u64 ret = 0, want = 0;
 
 	bpf_get_func_ret(ctx, &ret);
-	return (int)ret ? 0 : lookup_done(iocb, fbatch);
+	/* as a number: on 6.1 the verifier types it as a pointer, no shifts */
+	bpf_get_func_arg(ctx, 1, &want);
+	return (int)ret ? 0 : lookup_done(iocb, want, fbatch);
 }
 
 /* 6.11+: the range the read asked for (the approximation above). */
