@@ -57,7 +57,7 @@ vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)
 
 # The lab builds its programs itself (in its chroot): no host build first.
-# Not in make test (tests/vm_lab.t: prove -v --exec sh tests/vm_lab.t).
+# make test boots it only where it is built (tests/vm_lab.t, else a SKIP).
 vm-lab:
 	@scripts/vm/build.sh $(VM_KERNELS)
 	@scripts/vm/lab.sh $(VM_KERNELS)

@@ -114,7 +114,7 @@ for door in $TEST_DOORS; do
 	# said; nothing else may be lost
 	is "$(grep '^Lost: ' "$T_TMP/out" | grep -v ' events missed by ' | grep -vx 'Lost: none')" "" \
 		"$t: nothing lost but events the kernel counted as missed ($(grep '^Lost: ' "$T_TMP/out" | tr '\n' ' '))"
-	missed=$(sed -n 's/^Lost: \([0-9]*\) events missed by .*/\1/p' "$T_TMP/out" | awk '{ n += $1 } END { print n + 0 }')
+	missed=$(lost_count "events missed by")
 	# the read returned once all below it had ended: so had their trees
 	# (readahead past the read may still be under way: not checked)
 	unended=$(for b in $chain; do grep -m1 "^bio $b:" "$tr" | grep -q 'no end seen' && echo "$b"; done)

@@ -9,7 +9,7 @@
 #   host's folder is at /root/share; poweroff
 #   run.sh --reset, a third boot: the edit is gone
 # On a lab disk of its own (VM_LAB_DISK), not the student's lab-disk.img.
-# Not in make test (the lab image is not built there); by hand:
+# In make test a SKIP where the lab image is not built (CI); by hand:
 #   make vm-lab && prove -v --exec sh tests/vm_lab.t
 # VM_LAB_KERNEL (default cloud); each step within VM_LAB_LIMIT s (300).
 # vm: skip it boots the VM
