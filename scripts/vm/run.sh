@@ -229,10 +229,10 @@ virtiofsd_start() {
 		"$_v" --socket-path="$SOCK" -o source="$share" -o cache=auto &
 	fi >/dev/null 2>&1
 	fsd=$!
-	_i=0
-	while [ ! -S "$SOCK" ] && [ $_i -lt 50 ]; do
+	# by the clock, not by turns: a loaded host may take seconds to start it
+	_end=$(($(date +%s) + 30))
+	while [ ! -S "$SOCK" ] && kill -0 "$fsd" 2>/dev/null && [ "$(date +%s)" -lt $_end ]; do
 		sleep 0.1
-		_i=$((_i + 1))
 	done
 	[ -S "$SOCK" ] || { echo "vm: virtiofsd did not start (it needs root)" >&2; return 1; }
 }
