@@ -229,6 +229,30 @@ static void add_why(struct door_choice *c, const char *fmt, const char *a, const
 	snprintf(c->why + len, sizeof(c->why) - len, fmt, len ? "; " : "", a, b);
 }
 
+const char *fentry_why(struct btf *vmlinux, int err)
+{
+	static char why[80];
+	static int any = 1;	/* bpf_fentry_test1's probe; 1: not yet made */
+
+	if (err == -ENOENT)
+		return "no such function";
+	if (err == -EPERM)
+		return "refused by this kernel (EPERM)";
+	/*
+	 * One function refused, or all of them? bpf_fentry_test1() is kept
+	 * out of line for BPF's own tests of fentry: where it cannot be
+	 * traced either, the kernel attaches no trampoline at all (arm64
+	 * before 6.4: no ftrace direct calls).
+	 */
+	if (any == 1)
+		any = fentry_probe(vmlinux, "bpf_fentry_test1", 0);
+	if (!any || any == -ENOENT)
+		return "function cannot be traced";
+	snprintf(why, sizeof(why), "this kernel cannot attach fentry programs (%s)",
+		 err == -524 ? "ENOTSUPP" : strerror(-err));
+	return why;
+}
+
 static int try_fentry(struct btf *btf, const struct probe_point *p, struct door_choice *c)
 {
 	int ret = p->func ? fentry_probe(btf, p->func, 0) : -ENOENT;
@@ -238,9 +262,7 @@ static int try_fentry(struct btf *btf, const struct probe_point *p, struct door_
 		c->also = p->also && !fentry_probe(btf, p->also, 0);
 		return 0;
 	}
-	add_why(c, "%sfentry: %s%s", ret == -ENOENT ? "no such function" :
-		ret == -EPERM ? "refused by this kernel (EPERM)" :
-		"function cannot be traced", "");
+	add_why(c, "%sfentry: %s%s", fentry_why(btf, ret), "");
 	return -1;
 }
 

@@ -78,6 +78,8 @@ bool kprobes_supported(void);
  * (bpf_link_create(), 5.19), for a stage that tells functions apart so.
  */
 int fentry_probe(struct btf *vmlinux, const char *func, __u64 cookie);
+/* fentry_probe()'s err in words, for a door line: why no fentry door */
+const char *fentry_why(struct btf *vmlinux, int err);
 /* Why tp_btf cannot attach to tracepoint tp ("has no BTF type"), or NULL. */
 const char *tp_missing(struct btf *vmlinux, const char *tp);
 

@@ -14,17 +14,18 @@
 int mass_attach_door(struct btf *vmlinux, enum door want, const char *prog, char *why,
 		     size_t len)
 {
-	int fe = -ENOENT;
+	int fe = -ENOENT, plain;
 	const char *kp_why = NULL;
 	char fe_why[80];
 
 	if (want == DOOR_AUTO || want == DOOR_FENTRY)
 		fe = fentry_probe(vmlinux, "submit_bio", 1);
-	if (fe && fe != -EPERM && !fentry_probe(vmlinux, "submit_bio", 0))
+	/* refused with a cookie: is it the cookie (before 5.19), or fentry? */
+	plain = fe && fe != -EPERM ? fentry_probe(vmlinux, "submit_bio", 0) : fe;
+	if (fe && !plain)
 		snprintf(fe_why, sizeof(fe_why), "its links take no cookie (5.19+)");
 	else
-		snprintf(fe_why, sizeof(fe_why), "refused by this kernel (%s)",
-			 fe == -EPERM ? "EPERM" : fe == -524 ? "ENOTSUPP" : strerror(-fe));
+		snprintf(fe_why, sizeof(fe_why), "%s", fentry_why(vmlinux, plain));
 	if (want == DOOR_FENTRY && fe) {
 		fprintf(stderr, "%s: no fentry door on this kernel (%s)\n", prog, fe_why);
 		return -1;
