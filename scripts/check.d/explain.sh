@@ -49,5 +49,11 @@ explain() {
 			"tracepoint has no traced function (bpf_get_func_ip(), fexit's" \
 			"bpf_get_func_ret()); find another way, or another door."
 	fi
+	if grep -q 'BPF_STX uses reserved fields' "$_f"; then
+		why atomic "this kernel is older than 5.12: its BPF has one" \
+			"atomic operation, an add whose result is not used. Using" \
+			"__sync_fetch_and_add()'s value (or compare-and-swap, or" \
+			"exchange) needs 5.12; a per-CPU counter needs no atomic at all."
+	fi
 	return 0
 }

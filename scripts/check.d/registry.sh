@@ -10,8 +10,8 @@
 #           EX_DOOR (the door the exercise is about: its run ignores
 #           DOOR=); NEEDS (what the kernel must have, else the check is
 #           skipped with one line: tp:NAME a tracepoint, biodev a
-#           bio-based disk the checker can make) and NEEDS_NOTE (which
-#           kernels have it)
+#           bio-based disk the checker can make, linux:X.Y a kernel
+#           this recent) and NEEDS_NOTE (which kernels have it, or why)
 #   hint    what to try, shown by make hint
 #   run.sh  a stage exercise's run step: ex_run (see check.d/run.sh)
 
@@ -69,9 +69,22 @@ ex_unmet() {
 			bio_dev_ok && continue
 			echo "this kernel has neither device-mapper nor zram: no bio-based disk${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
 			;;
+		linux:*)
+			kernel_at_least "${_n#linux:}" && continue
+			echo "this kernel (${CHECK_RELEASE:-$(uname -r)}) is older than ${_n#linux:}${NEEDS_NOTE:+: $NEEDS_NOTE}"
+			;;
 		esac
 		return
 	done
+}
+
+# kernel_at_least X.Y: the running kernel's version is X.Y or later.
+# CHECK_RELEASE: another release string, for tests/check.t.
+kernel_at_least() {
+	_r=${CHECK_RELEASE:-$(uname -r)}
+	_ma=${_r%%.*} _mi=${_r#*.}
+	_mi=${_mi%%[!0-9]*}
+	[ "$_ma" -gt "${1%%.*}" ] || { [ "$_ma" -eq "${1%%.*}" ] && [ "$_mi" -ge "${1#*.}" ]; }
 }
 
 # tp_in_btf NAME: the kernel has tracepoint NAME, by its BTF type (as the
