@@ -48,6 +48,9 @@ kernels=${VM_TEST_KERNELS:-$ci}
 VM_SMOKE_KERNELS=${VM_SMOKE_KERNELS-5.10 cloud 7.2 7.2-16k}
 VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10}
 
+# the commit the guest's files came from, for docs/kernels.md's run lines
+wb=$(git -C "$ROOT" describe --always --dirty 2>/dev/null) || wb=unknown
+
 for k in $kernels; do
 	tests=${VM_TESTS:-} smoke=
 	case " $VM_SMOKE_KERNELS " in
@@ -71,6 +74,7 @@ for k in $kernels; do
 	VM_TESTS=$tests VM_APPEND="${VM_APPEND:-} $smoke" \
 		"$ROOT/scripts/vm/run.sh" -k "$k" -o "$out" test 2>"$T_TMP/run.err"
 	rc=$?
+	echo "# workbook $wb" >>"$out/results.tap"
 	# the boot-to-first-test figure and the KVM probe's verdict: on
 	# stderr, which prove shows even when it is not verbose
 	cat "$T_TMP/run.err" >&2
