@@ -120,7 +120,7 @@ int BPF_PROG(blk_mq_start_request_fentry, struct request *rq)
 	return on_start(rq);
 }
 
-/* Fired inside blk_mq_start_request() (since 5.11 with the request only). */
+/* Fired inside blk_mq_start_request(); the request only since 5.11 (and 5.10.137). */
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(block_rq_issue_btf, struct request *rq)
 {
