@@ -148,12 +148,15 @@ static __always_inline bool rq_ends_core(struct request *rq, unsigned int nr_byt
 	       BPF_CORE_READ(rq, state) != MQ_RQ_IDLE && !rq_flush_data_step_core(rq);
 }
 
-/* Before 6.13 a batch's requests were a bare list head, not struct rq_list. */
+/*
+ * Before 6.13 a batch's requests were a bare list head, not struct rq_list;
+ * 6.12.25 backported rq_list, so Debian's 6.12 has it. The field decides.
+ */
 struct io_comp_batch___pre613 {
 	struct request *req_list;
 } __attribute__((preserve_access_index));
 
-/* From 6.13; named here, as the arm64 vmlinux.h (6.1's) has no rq_list. */
+/* 6.13 and 6.12.25 on; named here, as the arm64 vmlinux.h (6.1's) has no rq_list. */
 struct rq_list___613 {
 	struct request *head;
 } __attribute__((preserve_access_index));
