@@ -105,7 +105,7 @@ is "$("$C" --next)" "$("$C" --list | head -n 1)" "nothing checked yet: the first
 check "make hint EX=01.1 prints the hint" sh -c "make -s -C '$ROOT' hint EX=01.1 | grep -q bpf_get_current_comm"
 
 # --- every exercise: the starting point fails where expected, the solution passes
-n=0
+n=0 nskip=0
 for id in $("$C" --list); do
 	n=$((n + 1))
 	SOURCE='' RULE=''
@@ -116,6 +116,7 @@ for id in $("$C" --list); do
 	rc=$?
 	if grep -q "^$id: skipped: " "$T_TMP/c.out"; then	# this kernel lacks what it needs
 		skip "$t" "$(sed -n "s/^$id: skipped: //p" "$T_TMP/c.out")"
+		nskip=$((nskip + 1))
 		continue
 	fi
 	is "$rc" 1 "$t: the starting point fails"
@@ -160,7 +161,8 @@ else
 	skip "results are JSON" "needs python3 to parse them"
 fi
 "$C" --progress >"$T_TMP/p.out"
-is "$(tail -n 1 "$T_TMP/p.out")" "$n of $n done (results: $CHECK_RESULTS)" "progress: every exercise done"
+is "$(tail -n 1 "$T_TMP/p.out")" "$((n - nskip)) of $n done (results: $CHECK_RESULTS)" \
+	"progress: every exercise done ($nskip skipped: this kernel lacks what they need)"
 is "$("$C" --next)" "" "every exercise done: none is next"
 
 # --- a kernel without the tracepoint 07.1 needs (its BTF here without
@@ -183,6 +185,20 @@ CHECK_RESULTS=$T_TMP/no063.jsonl CHECK_RELEASE=5.10.0-32-cloud-arm64 "$C" 06.3 >
 is "$? $(cat "$T_TMP/s.out")" "0 06.3: skipped: this kernel (5.10.0-32-cloud-arm64) is older than 5.12: $(sed -n "s/^NEEDS_NOTE='\(.*\)'$/\1/p" "$ROOT/exercises/06.3/spec")" \
 	"06.3 on 5.10: one line says why, exit 0"
 check "06.3 on 5.10: no result recorded" test ! -s "$T_TMP/no063.jsonl"
+
+# --- 10.3 needs -r, a function door: DOOR=tracepoint has none, on any
+# kernel; one line, exit 0, nothing recorded, passed over and shown
+# skipped (as where the kernel has only the tracepoint door: the host)
+_n0=$(wc -l <"$CHECK_RESULTS")
+CHECK_DOOR=tracepoint "$C" 10.3 >"$T_TMP/s.out" 2>&1
+is "$? $(cat "$T_TMP/s.out")" "0 10.3: skipped: DOOR=tracepoint has no returns: -r needs a function door (DOOR=fentry or kprobe)" \
+	"10.3 in the tracepoint door: one line says why, exit 0"
+is "$(wc -l <"$CHECK_RESULTS")" "$_n0" "10.3 skipped: no result recorded"
+grep -v '^{"exercise":"10\.3",' "$CHECK_RESULTS" >"$T_TMP/no103.jsonl"
+is "$(CHECK_RESULTS=$T_TMP/no103.jsonl CHECK_DOOR=tracepoint "$C" --next)" "" \
+	"10.3 not done: passed over in the tracepoint door"
+CHECK_RESULTS=$T_TMP/no103.jsonl CHECK_DOOR=tracepoint "$C" --progress >"$T_TMP/p.out"
+check "progress: 10.3 skipped in the tracepoint door" grep -q '^10\.3 *skipped ' "$T_TMP/p.out"
 
 # --- the teacher's gather script: two students' results files (alice:
 # 03.1 failed then passed, 03.2 interrupted at build; bob: 03.1 failed at

@@ -10,8 +10,9 @@
 #           EX_DOOR (the door the exercise is about: its run ignores
 #           DOOR=); NEEDS (what the kernel must have, else the check is
 #           skipped with one line: tp:NAME a tracepoint, biodev a
-#           bio-based disk the checker can make, linux:X.Y a kernel
-#           this recent) and NEEDS_NOTE (which kernels have it, or why)
+#           bio-based disk the checker can make, fdoor a function door,
+#           fentry or kprobe, for -r; linux:X.Y a kernel this recent)
+#           and NEEDS_NOTE (which kernels have it, or why)
 #   hint    what to try, shown by make hint
 #   run.sh  a stage exercise's run step: ex_run (see check.d/run.sh)
 
@@ -73,6 +74,11 @@ ex_unmet() {
 			kernel_at_least "${_n#linux:}" && continue
 			echo "this kernel (${CHECK_RELEASE:-$(uname -r)}) is older than ${_n#linux:}${NEEDS_NOTE:+: $NEEDS_NOTE}"
 			;;
+		fdoor)
+			_w=$(fdoor_missing)
+			[ -z "$_w" ] && continue
+			echo "$_w"
+			;;
 		esac
 		return
 	done
@@ -92,4 +98,33 @@ kernel_at_least() {
 # tests/check.t.
 tp_in_btf() {
 	tr '\0' '\n' <"${CHECK_BTF:-/sys/kernel/btf/vmlinux}" 2>/dev/null | grep -qx "btf_trace_$1"
+}
+
+# fdoor_missing: why the check's door (DOOR) is no function door, fentry
+# or kprobe, here; nothing if it is one or may be. -r needs one: the
+# tracepoint door has no returns. DOOR=auto: kprobes (as doors.c finds
+# them), else fentry if the stage's ctracer opens it (root only: else
+# the load step says what is missing).
+fdoor_missing() {
+	case $DOOR in
+	tracepoint)
+		echo "DOOR=tracepoint has no returns: -r needs a function door (DOOR=fentry or kprobe)"
+		return
+		;;
+	fentry) return ;;	# the attach step says if this kernel has none
+	esac
+	[ -e /sys/bus/event_source/devices/kprobe/type ] && return
+	for _t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e "$_t/kprobe_events" ] && return
+	done
+	if [ "$DOOR" = kprobe ]; then
+		echo "this kernel ($(uname -r)) has no kprobes: -r needs a function door"
+		return
+	fi
+	_ct=$ROOT/stage10_class_trace/ctracer
+	{ [ "$(id -u)" -eq 0 ] && [ -x "$_ct" ]; } || return
+	_w=$("$_ct" -a fentry -q --duration 0.1 2>&1 >/dev/null |
+		sed -n 's/.*no fentry door on this kernel (\(.*\))$/\1/p')
+	[ -n "$_w" ] &&
+		echo "-r needs a function door, and this kernel ($(uname -r)) has none: no kprobes, fentry $_w"
 }
