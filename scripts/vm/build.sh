@@ -17,8 +17,8 @@
 # and, shared by all kernels:
 #   arch         x86 or arm64: which QEMU run.sh starts
 #   disk.img     ext4: /workbook (built stages, tests, helpers), /tools
-#                (fio, setpriv, uftrace and their libraries, uftrace's
-#                libmcount)
+#                (fio, setpriv, uftrace, mkfs.ext4, bpftool and their
+#                libraries, uftrace's libmcount)
 #   scratch.img  empty ext4, the page-cache stages' filesystem
 # Another architecture's VM takes its programs from build/<arch>/ (make
 # ARCH=arm64) and its busybox and tools from that architecture's Debian
@@ -319,12 +319,15 @@ program_files() (
 
 # Dynamic tools and their shared libraries, for /tools on the disk (not
 # the initramfs: fio's closure is ~80 MB). util-linux's setpriv: busybox's
-# cannot drop root (--reuid), which the tests use. uftrace also needs its
-# libmcount*.so, which it preloads into the program it traces: they go to
-# /tools/lib/uftrace, with their own libraries (libcapstone) in /tools/lib.
+# cannot drop root (--reuid), which the tests use. e2fsprogs' mkfs.ext4
+# (its name tells mke2fs the type) and bpftool: the checks that make a
+# filesystem (08.2, 09.1, 09.2) or read a program's xlated code (05.3).
+# uftrace also needs its libmcount*.so, which it preloads into the
+# program it traces: they go to /tools/lib/uftrace, with their own
+# libraries (libcapstone) in /tools/lib.
 # This host's tools, found by ldd; another architecture's come from its
 # packages (tool_sysroot), found by their ELF headers.
-TOOLS=${VM_TOOLS:-fio setpriv uftrace}
+TOOLS=${VM_TOOLS:-fio setpriv uftrace mkfs.ext4 bpftool}
 tool_files() {
 	if [ -n "$FOREIGN" ]; then
 		foreign_tool_files
@@ -355,6 +358,7 @@ mcount_libs() {
 tool_package() {
 	case "$1" in
 	setpriv) echo util-linux ;;
+	mkfs.ext4) echo e2fsprogs ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -433,7 +437,8 @@ foreign_tool_files() {
 	tool_sysroot
 	[ -d "$SYSROOT" ] || return 0
 	for t in $TOOLS; do
-		for f in "$SYSROOT"/usr/bin/$t "$SYSROOT"/bin/$t "$SYSROOT"/usr/sbin/$t; do
+		for f in "$SYSROOT"/usr/bin/$t "$SYSROOT"/bin/$t "$SYSROOT"/usr/sbin/$t \
+			"$SYSROOT"/sbin/$t; do
 			[ -f "$f" ] || continue
 			echo "$f"
 			[ "$t" = uftrace ] && mcount_libs "$f"
