@@ -208,6 +208,7 @@ static __u8 func_flags(const char *fn)
 static int choose_door(const char *name, struct ctracer_bpf *skel, int *missing)
 {
 	struct bpf_program *prog;
+	const char *why;
 	bool kp;
 
 	*missing = 0;
@@ -215,6 +216,14 @@ static int choose_door(const char *name, struct ctracer_bpf *skel, int *missing)
 	door = mass_attach_door(vmlinux, env.door, name, passed_over, sizeof(passed_over));
 	if (door < 0)
 		return -1;
+	/* a tree starts at its submit: the tracepoint door needs that one */
+	why = door == DOOR_TRACEPOINT ? tp_missing(vmlinux, "block_bio_queue") : NULL;
+	if (why) {
+		fprintf(stderr, "%s: no %s door on this kernel (%s%stracepoint: block_bio_queue %s)\n",
+			name, env.door == DOOR_AUTO ? "working" : "tracepoint", passed_over,
+			passed_over[0] ? "; " : "", why);
+		return -1;
+	}
 	returns_on = opt.returns && door != DOOR_TRACEPOINT;
 	view.nest = returns_on;
 	skel->rodata->returns = returns_on;
