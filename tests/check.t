@@ -199,6 +199,11 @@ is "$(CHECK_RESULTS=$T_TMP/no103.jsonl CHECK_DOOR=tracepoint "$C" --next)" "" \
 	"10.3 not done: passed over in the tracepoint door"
 CHECK_RESULTS=$T_TMP/no103.jsonl CHECK_DOOR=tracepoint "$C" --progress >"$T_TMP/p.out"
 check "progress: 10.3 skipped in the tracepoint door" grep -q '^10\.3 *skipped ' "$T_TMP/p.out"
+# 05.3 in the kprobe door: its starting point would pass (a kprobe reads
+# through the helper, rightly): skipped the same way
+CHECK_DOOR=kprobe "$C" 05.3 >"$T_TMP/s.out" 2>&1
+is "$? $(cat "$T_TMP/s.out")" "0 05.3: skipped: DOOR=kprobe: this exercise is about the fentry and tracepoint doors (the kprobe door reads a bio through the helper, rightly)" \
+	"05.3 in the kprobe door: one line says why, exit 0"
 
 # --- the teacher's gather script: two students' results files (alice:
 # 03.1 failed then passed, 03.2 interrupted at build; bob: 03.1 failed at

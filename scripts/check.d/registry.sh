@@ -11,8 +11,10 @@
 #           DOOR=); NEEDS (what the kernel must have, else the check is
 #           skipped with one line: tp:NAME a tracepoint, biodev a
 #           bio-based disk the checker can make, fdoor a function door,
-#           fentry or kprobe, for -r; linux:X.Y a kernel this recent)
-#           and NEEDS_NOTE (which kernels have it, or why)
+#           fentry or kprobe, for -r; linux:X.Y a kernel this recent;
+#           doors:A,B the doors the exercise is about, where DOOR= names
+#           another) and NEEDS_NOTE (which kernels have it, or why; for
+#           doors:, why the others cannot tell)
 #   hint    what to try, shown by make hint
 #   run.sh  a stage exercise's run step: ex_run (see check.d/run.sh)
 
@@ -73,6 +75,14 @@ ex_unmet() {
 		linux:*)
 			kernel_at_least "${_n#linux:}" && continue
 			echo "this kernel (${CHECK_RELEASE:-$(uname -r)}) is older than ${_n#linux:}${NEEDS_NOTE:+: $NEEDS_NOTE}"
+			;;
+		doors:*)
+			case ",${_n#doors:}," in
+			*",$DOOR,"*) continue ;;
+			esac
+			[ "$DOOR" = auto ] && continue
+			echo "DOOR=$DOOR: this exercise is about the $(echo "${_n#doors:}" |
+				sed 's/,/ and /g') doors${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
 			;;
 		fdoor)
 			_w=$(fdoor_missing)
