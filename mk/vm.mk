@@ -6,7 +6,8 @@
 #                    then boot its shell and leave it (poweroff, reboot…)
 #   make vm-image    build/classroom-vm.tar.gz: the images and run.sh
 #   make vm-lab      the lab: a Debian system to edit, build and run the
-#                    workbook in (build/vm/lab.img; x86, as root)
+#                    workbook in (build/vm/lab.img, as root; VM_ARCH=arm64:
+#                    build/arm64/vm/lab.img, qemu-user-static on x86)
 #   make vm-lab-shell  boot it (its disk kept); make vm-lab-reset: fresh
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
@@ -56,9 +57,11 @@ vm-test: $(VM_PROGRAMS)
 vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)
 
-# The lab builds its programs itself (in its chroot): no host build first.
-# make test boots it only where it is built (tests/vm_lab.t, else a SKIP).
-vm-lab:
+# The lab builds its programs itself (in its chroot): no host build first,
+# but for another architecture's, whose build.sh wants its programs for the
+# VM's disk (make vm-lab VM_ARCH=arm64: build/arm64/vm/lab.img). make test
+# boots it only where it is built (tests/vm_lab.t, vm_lab_arm64.t, else a SKIP).
+vm-lab: $(filter vm-programs,$(VM_PROGRAMS))
 	@scripts/vm/build.sh $(VM_KERNELS)
 	@scripts/vm/lab.sh $(VM_KERNELS)
 

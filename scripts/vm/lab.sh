@@ -5,6 +5,7 @@
 # lab image"). From Debian packages only, cached under build/vm/:
 #
 #   scripts/vm/lab.sh [KERNEL...]      (default: cloud; make vm-lab)
+#   VM_ARCH=arm64 scripts/vm/lab.sh    an aarch64 lab, in build/arm64/vm/
 #
 #   lab-base.tar   mmdebstrap's system: the toolchain, fio, editors …
 #                  (rebuilt only when LAB_PACKAGES or this script change)
@@ -16,7 +17,9 @@
 # initramfs's init (scripts/vm/init, wb.lab=1) mounts the lab disk and
 # runs the student's shell chrooted into it. lab.img stays as built;
 # run.sh works on a copy of it (lab-disk.img) and --reset copies it
-# again. x86 only for now. Exit 3: this host cannot build it.
+# again. Another architecture's lab is made and built the same way, its
+# binaries run by qemu-user (binfmt_misc): see foreign(). Exit 3: this
+# host cannot build it.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/arch.sh"
@@ -90,9 +93,35 @@ in_root() {
 			mount --rbind /dev "$r/dev" && exec chroot "$r" "$@"' sh "$r" "$@"
 }
 
-[ "$VM_ARCH" = x86 ] && [ -z "$FOREIGN" ] || cannot "the lab image is x86 (on an x86 host) for now"
+# foreign: another architecture's binaries run here, for mmdebstrap's
+# maintainer scripts and for the build in the chroot (the same make a
+# student runs, so make finds the lab's tree up to date). qemu-user through
+# binfmt_misc, the F flag set: the kernel opens the emulator when it is
+# registered, so it runs inside the chroot too. Registered here if Debian's
+# qemu-user-static is installed but nothing did (a host without systemd).
+foreign() {
+	_q=qemu-$(echo "$TRIPLET" | cut -d- -f1)
+	_b=/proc/sys/fs/binfmt_misc
+	_hint="scripts/install-deps.sh --vm-$VM_ARCH"
+	command -v arch-test >/dev/null 2>&1 || cannot "arch-test missing (mmdebstrap needs it: $_hint)"
+	[ -f "/usr/lib/binfmt.d/$_q.conf" ] || [ -e "$_b/$_q" ] ||
+		cannot "no $_q for binfmt_misc ($_hint: qemu-user-static)"
+	[ -e "$_b/register" ] || mount -t binfmt_misc binfmt_misc "$_b" ||
+		cannot "cannot mount binfmt_misc at $_b"
+	if [ ! -e "$_b/$_q" ]; then
+		echo "  BINFMT   $_q (qemu-user-static)" >&2
+		cat "/usr/lib/binfmt.d/$_q.conf" >"$_b/register" ||
+			cannot "cannot register $_q with binfmt_misc"
+	fi
+	grep -q '^flags:.*F' "$_b/$_q" ||
+		cannot "$_b/$_q has no F flag: its emulator would not run in a chroot"
+	arch-test "$DEB_ARCH" >/dev/null 2>&1 ||
+		cannot "$DEB_ARCH binaries do not run here through $_q"
+}
+
 [ "$(id -u)" -eq 0 ] || cannot "needs root (mmdebstrap, chroot)"
 command -v mmdebstrap >/dev/null 2>&1 || cannot "mmdebstrap missing (apt-get install mmdebstrap)"
+[ -z "$FOREIGN" ] || foreign
 command -v mkfs.ext4 >/dev/null 2>&1 || cannot "mkfs.ext4 missing (apt-get install e2fsprogs)"
 [ $# -gt 0 ] || set -- cloud
 mkdir -p "$VM"
@@ -131,7 +160,8 @@ echo lab >"$r/etc/hostname"
 w=$r/root/workbook
 mkdir -p "$w"
 (cd "$ROOT" && echo "$files" | cpio -pdm --quiet "$w")
-# Built here, natively (the same x86 machine, minutes); under TCG at first
+# Built here, natively (the same x86 machine, minutes; another
+# architecture under qemu-user, several times that); under TCG at first
 # boot it would take many times longer. make test's programs too.
 t0=$(date +%s)
 in_root sh -c 'cd /root/workbook && make -j"$1" all helpers solutions >/dev/null' \
