@@ -7,7 +7,7 @@
 #   make vm-image    build/classroom-vm.tar.gz: the images and run.sh
 #   make vm-lab      the lab: a Debian system to edit, build and run the
 #                    workbook in (build/vm/lab.img, as root; VM_ARCH=arm64:
-#                    build/arm64/vm/lab.img, qemu-user-static on x86)
+#                    build/arm64/vm/lab.img; install-deps.sh --lab-arm64 on x86)
 #   make vm-lab-shell  boot it (its disk kept); make vm-lab-reset: fresh
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only

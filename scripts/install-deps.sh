@@ -7,9 +7,12 @@
 #   install-deps.sh --vm     also QEMU, busybox and the VM kernel's tools
 #   install-deps.sh --vm-arm64  the aarch64 classroom VM on an x86 host:
 #                            --vm, qemu-system-arm and --cross-arm64 (its
-#                            programs), and for its lab (make vm-lab
-#                            VM_ARCH=arm64) mmdebstrap, arch-test and
-#                            qemu-user-static; --vm-x86 the other way round
+#                            programs); --vm-x86 the other way round
+#   install-deps.sh --lab    also what make vm-lab builds the lab with
+#                            (mmdebstrap); --lab-arm64 the arm64 lab on an
+#                            x86 host (and arch-test, qemu-user-static);
+#                            --lab-x86 the other way round. make test
+#                            does not build the lab: CI needs none of it
 #   install-deps.sh --bench  also libbpf-tools and bpftrace for comparisons
 #   install-deps.sh --view   also Chromium, fonts and python3: the tests that
 #                            render pages (heatmap.t, stage10_view.t)
@@ -25,7 +28,8 @@ VM="busybox-static e2fsprogs cpio zstd binutils"
 # Another architecture's lab: mmdebstrap runs its maintainer scripts, and
 # lab.sh its build, through qemu-user (binfmt_misc); mmdebstrap asks
 # arch-test whether that works.
-VM_LAB_FOREIGN="mmdebstrap arch-test qemu-user-static"
+LAB="mmdebstrap"
+LAB_FOREIGN="arch-test qemu-user-static"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"
 # make ARCH=arm64 links the target's own libraries, statically: multiarch
@@ -67,8 +71,10 @@ for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
 	--vm) pkgs="$pkgs $VM $(qemu_for "$(dpkg --print-architecture)")" ;;
-	--vm-arm64) pkgs="$pkgs $VM $VM_LAB_FOREIGN $(qemu_for arm64)" && cross arm64 "$CROSS_ARM64" ;;
-	--vm-x86) pkgs="$pkgs $VM $VM_LAB_FOREIGN $(qemu_for amd64)" && cross amd64 "$CROSS_X86" ;;
+	--vm-arm64) pkgs="$pkgs $VM $(qemu_for arm64)" && cross arm64 "$CROSS_ARM64" ;;
+	--vm-x86) pkgs="$pkgs $VM $(qemu_for amd64)" && cross amd64 "$CROSS_X86" ;;
+	--lab) pkgs="$pkgs $LAB" ;;
+	--lab-arm64 | --lab-x86) pkgs="$pkgs $LAB $LAB_FOREIGN" ;;
 	--bench) pkgs="$pkgs $BENCH" ;;
 	--view) pkgs="$pkgs $VIEW" ;;
 	--cross-arm64) cross arm64 "$CROSS_ARM64" ;;

@@ -102,7 +102,7 @@ in_root() {
 foreign() {
 	_q=qemu-$(echo "$TRIPLET" | cut -d- -f1)
 	_b=/proc/sys/fs/binfmt_misc
-	_hint="scripts/install-deps.sh --vm-$VM_ARCH"
+	_hint="scripts/install-deps.sh --lab-$VM_ARCH"
 	command -v arch-test >/dev/null 2>&1 || cannot "arch-test missing (mmdebstrap needs it: $_hint)"
 	[ -f "/usr/lib/binfmt.d/$_q.conf" ] || [ -e "$_b/$_q" ] ||
 		cannot "no $_q for binfmt_misc ($_hint: qemu-user-static)"
