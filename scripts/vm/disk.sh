@@ -1,0 +1,264 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The lab as a disk other VM managers boot (docs/vm.md, "The lab as a
+# bootable disk"): lab.sh's lab.img with a kernel, an initramfs and GRUB
+# of its own, cached under build/vm/:
+#
+#   scripts/vm/disk.sh [KERNEL...]     (default: cloud; make vm-disk)
+#
+#   lab.qcow2   virt-manager, GNOME Boxes, QEMU (compressed)
+#   lab.ova     VirtualBox, VMware: lab.ovf, lab-disk1.vmdk
+#               (streamOptimized), lab.mf (their SHA-256 sums)
+#
+# x86 BIOS with GRUB (Debian's grub-pc-bin): what VirtualBox and VMware
+# boot by default, and QEMU's SeaBIOS too. One MBR partition, ext4
+# labelled lab; GRUB's core.img in the gap before it. The initramfs
+# (scripts/vm/disk-init) loads the disk drivers and starts busybox init
+# on the lab's root; scripts/vm/guest/lab-rc prepares what run.sh --lab's
+# init does and gives a root shell on the serial and the VGA console.
+# Every KERNEL must be in lab.img (make vm-lab with the same kernels).
+# As root (a loop mount of the file system). Exit 3: this host cannot.
+set -eu
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/scripts/vm/arch.sh"
+
+GRUB_DIR=/usr/lib/grub/i386-pc
+# room for a student's builds and the scratch file, on top of lab.img's
+EXTRA_MB=1024
+SCRATCH_MB=256
+# what a VM manager's disk may hang on (missing ones are left out): IDE
+# (VirtualBox's and VMware's OVF import, QEMU's default), SATA, virtio
+# (virt-manager), VMware's paravirtual SCSI; NVMe is built in
+DISK_MODULES="ata_piix ata_generic ahci sd_mod virtio_pci virtio_blk
+virtio_scsi vmw_pvscsi"
+MEM_MB=2048
+CPUS=2
+
+die() {
+	echo "vm disk: $*" >&2
+	exit 1
+}
+
+cannot() {
+	echo "vm disk: $*" >&2
+	exit 3
+}
+
+# mods DIR: DIR's DISK_MODULES with what each needs first (modules.dep
+# lists those in the order modprobe loads them backwards), as paths
+mods() {
+	for _m in $DISK_MODULES; do
+		awk -v m="$_m" '{
+			sub(/:$/, "", $1)
+			n = $1
+			sub(/.*\//, "", n)
+			sub(/\.ko.*/, "", n)
+			gsub(/-/, "_", n)
+		}
+		n == m { for (i = NF; i > 1; i--) print $i; print $1 }' "$1/modules.dep"
+	done | awk '!seen[$0]++'
+}
+
+# modcat FILE: a module uncompressed (busybox insmod reads plain .ko)
+modcat() {
+	case "$1" in
+	*.xz) xz -dc "$1" ;;
+	*.zst) zstd -dcq "$1" ;;
+	*.gz) gzip -dc "$1" ;;
+	*) cat "$1" ;;
+	esac
+}
+
+# initrd KVER OUT: busybox (the lab's own), disk-init, KVER's disk drivers
+initrd() {
+	_i=$VM/tmp.$$.initrd
+	rm -rf "$_i" && mkdir -p "$_i/bin" "$_i/lib/modules" "$_i/dev" \
+		"$_i/proc" "$_i/sys" "$_i/newroot"
+	cp "$m/bin/busybox" "$_i/bin/busybox"
+	cp "$ROOT/scripts/vm/disk-init" "$_i/init"
+	chmod 755 "$_i/init"
+	# the kernel opens it for init's output before init mounts /dev
+	mknod -m 600 "$_i/dev/console" c 5 1
+	_md=$m/lib/modules/$1
+	: >"$_i/lib/modules/order"
+	for _f in $(mods "$_md"); do
+		_n=$(basename "$_f" | sed 's/\.ko.*//')
+		modcat "$_md/$_f" >"$_i/lib/modules/$_n.ko"
+		echo "$_n" >>"$_i/lib/modules/order"
+	done
+	(cd "$_i" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -6 >"$2"
+	rm -rf "$_i"
+}
+
+# ovf CAPACITY VMDK-SIZE: the OVF descriptor: 2 CPUs, MEM_MB, the disk on
+# an IDE controller (PIIX4: the cloud kernels' ata_piix; 6.1 has no AHCI)
+ovf() {
+	cat <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<Envelope xmlns="http://schemas.dmtf.org/ovf/envelope/1"
+    xmlns:ovf="http://schemas.dmtf.org/ovf/envelope/1"
+    xmlns:rasd="http://schemas.dmtf.org/wbem/wscim/1/cim-schema/2/CIM_ResourceAllocationSettingData"
+    xmlns:vssd="http://schemas.dmtf.org/wbem/wscim/1/cim-schema/2/CIM_VirtualSystemSettingData"
+    xmlns:vmw="http://www.vmware.com/schema/ovf">
+  <References>
+    <File ovf:id="file1" ovf:href="lab-disk1.vmdk" ovf:size="$2"/>
+  </References>
+  <DiskSection>
+    <Info>The lab's disk</Info>
+    <Disk ovf:diskId="vmdisk1" ovf:fileRef="file1" ovf:capacity="$1"
+        ovf:capacityAllocationUnits="byte"
+        ovf:format="http://www.vmware.com/interfaces/specifications/vmdk.html#streamOptimized"/>
+  </DiskSection>
+  <VirtualSystem ovf:id="bpf-storage-lab">
+    <Info>Tracing the Linux storage stack with BPF: the workbook's lab</Info>
+    <Name>bpf-storage-lab</Name>
+    <OperatingSystemSection ovf:id="96" vmw:osType="otherLinux64Guest">
+      <Info>Debian 12, 64-bit</Info>
+    </OperatingSystemSection>
+    <VirtualHardwareSection>
+      <Info>2 CPUs, $MEM_MB MB, one IDE disk</Info>
+      <System>
+        <vssd:ElementName>Virtual Hardware Family</vssd:ElementName>
+        <vssd:InstanceID>0</vssd:InstanceID>
+        <vssd:VirtualSystemIdentifier>bpf-storage-lab</vssd:VirtualSystemIdentifier>
+        <vssd:VirtualSystemType>vmx-10</vssd:VirtualSystemType>
+      </System>
+      <Item>
+        <rasd:AllocationUnits>hertz * 10^6</rasd:AllocationUnits>
+        <rasd:Description>Number of virtual CPUs</rasd:Description>
+        <rasd:ElementName>$CPUS virtual CPUs</rasd:ElementName>
+        <rasd:InstanceID>1</rasd:InstanceID>
+        <rasd:ResourceType>3</rasd:ResourceType>
+        <rasd:VirtualQuantity>$CPUS</rasd:VirtualQuantity>
+      </Item>
+      <Item>
+        <rasd:AllocationUnits>byte * 2^20</rasd:AllocationUnits>
+        <rasd:Description>Memory Size</rasd:Description>
+        <rasd:ElementName>$MEM_MB MB of memory</rasd:ElementName>
+        <rasd:InstanceID>2</rasd:InstanceID>
+        <rasd:ResourceType>4</rasd:ResourceType>
+        <rasd:VirtualQuantity>$MEM_MB</rasd:VirtualQuantity>
+      </Item>
+      <Item>
+        <rasd:Address>0</rasd:Address>
+        <rasd:Description>IDE Controller</rasd:Description>
+        <rasd:ElementName>ideController0</rasd:ElementName>
+        <rasd:InstanceID>3</rasd:InstanceID>
+        <rasd:ResourceSubType>PIIX4</rasd:ResourceSubType>
+        <rasd:ResourceType>5</rasd:ResourceType>
+      </Item>
+      <Item>
+        <rasd:AddressOnParent>0</rasd:AddressOnParent>
+        <rasd:ElementName>disk0</rasd:ElementName>
+        <rasd:HostResource>ovf:/disk/vmdisk1</rasd:HostResource>
+        <rasd:InstanceID>4</rasd:InstanceID>
+        <rasd:Parent>3</rasd:Parent>
+        <rasd:ResourceType>17</rasd:ResourceType>
+      </Item>
+    </VirtualHardwareSection>
+  </VirtualSystem>
+</Envelope>
+EOF
+}
+
+[ "$VM_ARCH" = x86 ] && [ -z "$FOREIGN" ] || cannot "the lab's bootable disk is x86 (BIOS, GRUB) for now"
+[ "$(id -u)" -eq 0 ] || cannot "needs root (a loop mount)"
+[ -f "$VM/lab.img" ] || cannot "no lab image (make vm-lab)"
+for t in qemu-img:qemu-utils grub-mkimage:grub-common sfdisk:fdisk \
+	resize2fs:e2fsprogs cpio:cpio; do
+	command -v "${t%%:*}" >/dev/null 2>&1 || cannot "${t%%:*} missing (apt-get install ${t#*:})"
+done
+[ -f "$GRUB_DIR/boot.img" ] || cannot "GRUB for BIOS missing (apt-get install grub-pc-bin)"
+[ $# -gt 0 ] || set -- cloud
+kvers=$(for k in "$@"; do
+	readlink "$VM/$k" || cannot "kernel $k is not built (make vm-lab)"
+done)
+
+hash=$({
+	cat "$VM/.lab.inputs"
+	echo "$kvers"
+	cat "$0" "$ROOT/scripts/vm/disk-init" "$ROOT/scripts/vm/guest/lab-rc"
+} | sha256sum)
+[ -f "$VM/lab.qcow2" ] && [ -f "$VM/lab.ova" ] &&
+	[ "$(cat "$VM/.disk-img.inputs" 2>/dev/null)" = "$hash" ] && exit 0
+
+echo "  LABDISK  ${VM#"$ROOT"/}/lab.qcow2, lab.ova" >&2
+t0=$(date +%s)
+fs=$VM/tmp.$$.fs
+m=$VM/tmp.$$.mnt
+trap 'mountpoint -q "$m" && umount "$m"; rm -rf "$VM"/tmp.$$*' EXIT
+cp --sparse=always "$VM/lab.img" "$fs"
+e2fsck -fp "$fs" >/dev/null || die "lab.img does not check clean"
+fs_mb=$(($(stat -c %s "$fs") / 1048576 + EXTRA_MB))
+resize2fs -f "$fs" "${fs_mb}M" >/dev/null 2>&1 || die "resize2fs failed"
+
+mkdir -p "$m"
+mount -o loop "$fs" "$m" || cannot "cannot mount a loop device here"
+for kv in $kvers; do
+	[ -d "$m/lib/modules/$kv" ] || die "lab.img has no modules of $kv (make vm-lab $*)"
+	cp "$VM/$kv/vmlinuz" "$m/boot/vmlinuz-$kv"
+	initrd "$kv" "$m/boot/initrd.img-$kv"
+done
+install -m 755 "$ROOT/scripts/vm/guest/lab-rc" "$m/usr/local/sbin/lab-rc"
+# busybox init: no systemd to start, as run.sh --lab's boot
+cat >"$m/etc/inittab" <<EOF
+::sysinit:/usr/local/sbin/lab-rc start
+::respawn:/usr/local/sbin/lab-rc console ttyS0
+::respawn:/usr/local/sbin/lab-rc console tty1
+::ctrlaltdel:/bin/busybox reboot
+::shutdown:/usr/local/sbin/lab-rc stop
+EOF
+mkdir -p "$m/var/lib/workbook" "$m/mnt/scratch"
+mkfs.ext4 -q -F -L scratch -E lazy_itable_init=0,lazy_journal_init=0 \
+	"$m/var/lib/workbook/scratch.img" "${SCRATCH_MB}M" >/dev/null
+
+# GRUB: its modules on the lab's root, its menu on both consoles
+mkdir -p "$m/boot/grub/i386-pc"
+cp "$GRUB_DIR"/*.mod "$GRUB_DIR"/*.lst "$m/boot/grub/i386-pc/"
+{
+	echo "serial --unit=0 --speed=115200"
+	echo "terminal_input console serial"
+	echo "terminal_output console serial"
+	echo "set timeout=2"
+	for kv in $kvers; do
+		echo "menuentry 'Workbook lab, Linux $kv' {"
+		echo "	linux /boot/vmlinuz-$kv root=LABEL=lab console=tty0 console=ttyS0,115200 quiet panic=10"
+		echo "	initrd /boot/initrd.img-$kv"
+		echo "}"
+	done
+} >"$m/boot/grub/grub.cfg"
+umount "$m"
+e2fsck -fp "$fs" >/dev/null || die "the lab disk's file system does not check clean"
+
+# The disk: MBR, core.img in sectors 1 to 2047, the partition from 1 MiB
+raw=$VM/tmp.$$.raw
+truncate -s $((fs_mb + 1))M "$raw"
+echo "start=2048, type=83, bootable" | sfdisk -q "$raw" || die "sfdisk failed"
+dd if="$fs" of="$raw" bs=1M seek=1 conv=notrunc,sparse status=none
+rm -f "$fs"
+printf 'search --no-floppy --label lab --set=root\nset prefix=($root)/boot/grub\n' \
+	>"$VM/tmp.$$.cfg"
+grub-mkimage -O i386-pc -d "$GRUB_DIR" -c "$VM/tmp.$$.cfg" -p /boot/grub \
+	-o "$VM/tmp.$$.core" biosdisk part_msdos ext2 search search_label \
+	normal configfile linux serial terminal echo test gzio
+[ "$(stat -c %s "$VM/tmp.$$.core")" -le $((2047 * 512)) ] || die "core.img too large"
+# boot.img's code (the partition table after it stays) loads sector 1,
+# core.img's first sector, which lists its others: 2 onwards
+dd if="$GRUB_DIR/boot.img" of="$raw" bs=440 count=1 conv=notrunc status=none
+dd if="$VM/tmp.$$.core" of="$raw" bs=512 seek=1 conv=notrunc status=none
+
+qemu-img convert -c -f raw -O qcow2 "$raw" "$VM/tmp.$$.qcow2"
+o=$VM/tmp.$$.ova.d
+mkdir -p "$o"
+qemu-img convert -f raw -O vmdk -o subformat=streamOptimized,adapter_type=ide \
+	"$raw" "$o/lab-disk1.vmdk"
+ovf "$(stat -c %s "$raw")" "$(stat -c %s "$o/lab-disk1.vmdk")" >"$o/lab.ovf"
+(cd "$o" && sha256sum lab.ovf lab-disk1.vmdk |
+	awk '{ printf "SHA256(%s)= %s\n", $2, $1 }' >lab.mf)
+# the descriptor first: OVF 1.0's order of an OVA's files (ustar)
+tar -c --format=ustar --owner=0 --group=0 -f "$VM/tmp.$$.ova" -C "$o" \
+	lab.ovf lab-disk1.vmdk lab.mf
+mv "$VM/tmp.$$.qcow2" "$VM/lab.qcow2"
+mv "$VM/tmp.$$.ova" "$VM/lab.ova"
+echo "$hash" >"$VM/.disk-img.inputs"
+echo "  LABDISK  took $(($(date +%s) - t0)) s: lab.qcow2 $(du -m "$VM/lab.qcow2" | cut -f1) MB, lab.ova $(du -m "$VM/lab.ova" | cut -f1) MB" >&2
