@@ -9,6 +9,9 @@
 #                    workbook in (build/vm/lab.img, as root; VM_ARCH=arm64:
 #                    build/arm64/vm/lab.img; install-deps.sh --lab-arm64 on x86)
 #   make vm-lab-shell  boot it (its disk kept); make vm-lab-reset: fresh
+#   make vm-disk     the lab as a disk with its own boot loader (BIOS,
+#                    GRUB) for other VM managers: build/vm/lab.qcow2 and
+#                    build/vm/lab.ova (x86, as root)
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
 # those test files in the guest. make test runs only the stage tests on
@@ -39,7 +42,7 @@ else
 VM_PROGRAMS := vm-programs
 endif
 
-.PHONY: vm vm-shell vm-test vm-image vm-programs vm-lab vm-lab-shell vm-lab-reset
+.PHONY: vm vm-shell vm-test vm-image vm-programs vm-lab vm-lab-shell vm-lab-reset vm-disk
 vm-programs:
 	@$(MAKE) --no-print-directory ARCH=$(VM_ARCH)
 
@@ -70,3 +73,7 @@ vm-lab-shell: vm-lab
 
 vm-lab-reset:
 	@scripts/vm/run.sh --reset
+
+# make test boots both only where they are built (tests/vm_disk.t).
+vm-disk: vm-lab
+	@scripts/vm/disk.sh $(VM_KERNELS)

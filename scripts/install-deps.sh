@@ -8,8 +8,9 @@
 #   install-deps.sh --vm-arm64  the aarch64 classroom VM on an x86 host:
 #                            --vm, qemu-system-arm and --cross-arm64 (its
 #                            programs); --vm-x86 the other way round
-#   install-deps.sh --lab    also what make vm-lab builds the lab with
-#                            (mmdebstrap); --lab-arm64 the arm64 lab on an
+#   install-deps.sh --lab    also what make vm-lab and vm-disk build the
+#                            lab with (mmdebstrap, qemu-utils, GRUB's
+#                            BIOS images on x86); --lab-arm64 the arm64 lab on an
 #                            x86 host (and arch-test, qemu-user-static);
 #                            --lab-x86 the other way round. make test
 #                            does not build the lab: CI needs none of it
@@ -25,10 +26,12 @@ set -e
 BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
 RUN="fio uftrace util-linux perl blktrace"
 VM="busybox-static e2fsprogs cpio zstd binutils"
-# Another architecture's lab: mmdebstrap runs its maintainer scripts, and
-# lab.sh its build, through qemu-user (binfmt_misc); mmdebstrap asks
-# arch-test whether that works.
-LAB="mmdebstrap"
+# The lab: mmdebstrap builds it; make vm-disk makes it a bootable disk
+# (qemu-img, sfdisk, GRUB's BIOS images: boot_loader_for). Another
+# architecture's: mmdebstrap runs its maintainer scripts, and lab.sh its
+# build, through qemu-user (binfmt_misc); mmdebstrap asks arch-test
+# whether that works.
+LAB="mmdebstrap qemu-utils fdisk"
 LAB_FOREIGN="arch-test qemu-user-static"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"
@@ -67,13 +70,21 @@ qemu_for() {
 	esac
 }
 
+# boot_loader_for DEBARCH: GRUB for the lab's bootable disk of a DEBARCH
+# guest (scripts/vm/disk.sh: x86 BIOS for now; an amd64 host's package)
+boot_loader_for() {
+	case "$1" in
+	amd64) echo grub-pc-bin ;;
+	esac
+}
+
 for a in "$@"; do
 	case "$a" in
 	--check) check=1 ;;
 	--vm) pkgs="$pkgs $VM $(qemu_for "$(dpkg --print-architecture)")" ;;
 	--vm-arm64) pkgs="$pkgs $VM $(qemu_for arm64)" && cross arm64 "$CROSS_ARM64" ;;
 	--vm-x86) pkgs="$pkgs $VM $(qemu_for amd64)" && cross amd64 "$CROSS_X86" ;;
-	--lab) pkgs="$pkgs $LAB" ;;
+	--lab) pkgs="$pkgs $LAB $(boot_loader_for "$(dpkg --print-architecture)")" ;;
 	--lab-arm64 | --lab-x86) pkgs="$pkgs $LAB $LAB_FOREIGN" ;;
 	--bench) pkgs="$pkgs $BENCH" ;;
 	--view) pkgs="$pkgs $VIEW" ;;
