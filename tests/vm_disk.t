@@ -1,0 +1,158 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The lab as a bootable disk (make vm-disk: lab.qcow2, lab.ova): the OVA
+# is what VirtualBox and VMware import (its descriptor first, the sums
+# of its manifest right), and each disk boots in QEMU through its own
+# boot loader (GRUB from the MBR; no -kernel): lab.qcow2 on virtio, as
+# virt-manager attaches it, the OVA's VMDK on IDE, as its descriptor
+# says. On each, on a pseudo-terminal as tests/vm_lab.t: an edit of stage
+# 03's printed line, make -C stage03_latency_map, the stage against a
+# read of nullb0 prints the new line; exit gives a new shell; poweroff
+# ends QEMU. Also what its init prepared: tracefs, bpffs, the scratch
+# ext4, nullb0, a shell on the VGA console (tty1) besides the serial one.
+# The disks are opened with snapshot=on: the images stay as built.
+# A SKIP where they are not built (CI); by hand:
+#   make vm-disk && prove -v --exec sh tests/vm_disk.t
+# Under TCG unless VM_ACCEL=kvm; each step within VM_LAB_LIMIT s (300).
+# vm: skip it boots the VM
+. "$(dirname "$0")/lib.sh"
+. "$ROOT/scripts/vm/arch.sh"
+
+LIMIT=${VM_LAB_LIMIT:-300}
+
+[ "$VM_ARCH" = x86 ] || skip_all "the lab's bootable disk is x86 only for now"
+[ -f "$VM/lab.qcow2" ] && [ -f "$VM/lab.ova" ] ||
+	skip_all "the lab's bootable disks are not built (make vm-disk)"
+command -v "$QEMU" >/dev/null 2>&1 || skip_all "$QEMU is absent"
+command -v script >/dev/null 2>&1 ||
+	skip_all "script (util-linux) is absent: it gives QEMU a terminal"
+command -v mkfifo >/dev/null 2>&1 || skip_all "mkfifo is absent"
+
+exec 8>"$VM/.lock"
+command -v flock >/dev/null 2>&1 && flock 8
+
+. "$ROOT/tests/vm_term.sh"
+PROMPT='lab:~/workbook# '
+RUN=$QEMU
+trap 'cleanup; exit 1' INT TERM
+
+# The OVA: a ustar archive, lab.ovf first, then the disk and the manifest
+ova=$T_TMP/ova
+mkdir -p "$ova"
+is "$(tar -tf "$VM/lab.ova" | tr '\n' ' ')" "lab.ovf lab-disk1.vmdk lab.mf " \
+	"lab.ova holds lab.ovf first, then lab-disk1.vmdk and lab.mf"
+tar -xf "$VM/lab.ova" -C "$ova"
+sums=$(sed -n 's/^SHA256(\(.*\))= \([0-9a-f]*\)$/\2  \1/p' "$ova/lab.mf")
+check "lab.mf: the SHA-256 sums of lab.ovf and lab-disk1.vmdk" \
+	sh -c 'cd "$1" && [ "$(echo "$2" | wc -l)" -eq 2 ] && echo "$2" | sha256sum -c --quiet' \
+	sh "$ova" "$sums"
+if command -v xmllint >/dev/null 2>&1; then
+	check "lab.ovf: well-formed XML" xmllint --noout "$ova/lab.ovf"
+else
+	skip "lab.ovf: well-formed XML" "no xmllint here"
+fi
+vmdk_size=$(stat -c %s "$ova/lab-disk1.vmdk")
+check "lab.ovf: the disk's file and its size, streamOptimized, on IDE" sh -c '
+	grep -q "ovf:href=\"lab-disk1.vmdk\" ovf:size=\"$2\"" "$1" &&
+	grep -q "vmdk.html#streamOptimized" "$1" &&
+	grep -q "<rasd:ResourceType>5</rasd:ResourceType>" "$1"' sh "$ova/lab.ovf" "$vmdk_size"
+check "lab-disk1.vmdk: a streamOptimized VMDK" \
+	sh -c 'qemu-img info "$1" 2>/dev/null | grep -q "create type: streamOptimized" ||
+		head -c 2048 "$1" | grep -aq "createType=\"streamOptimized\""' sh "$ova/lab-disk1.vmdk"
+
+# guest VAR: the value the guest printed as a line VAR=value
+guest() {
+	this_boot | sed -n "s/^$1=//p" | tail -n 1
+}
+
+type_cmd() {
+	type_line "$*"
+}
+
+SRC=stage03_latency_map/bio_trace.c
+accel=tcg
+cpu=max
+[ "${VM_ACCEL:-}" = kvm ] && accel=kvm cpu=host
+
+# smoke NAME FORMAT IF FILE: boots FILE through its boot loader, the
+# smoke test in it, poweroff
+smoke() {
+	boot -nodefaults -no-user-config -machine pc -accel "$accel" -cpu "$cpu" \
+		-m 1024 -smp 2 -no-reboot -vga std -display none \
+		-chardev stdio,id=con,mux=on,signal=off -serial chardev:con \
+		-mon chardev=con,mode=readline \
+		-drive "file=$4,format=$2,if=$3,snapshot=on"
+	# GRUB's menu on the serial console, then the kernel it boots
+	t_grub=
+	wait_for "Booting .Workbook lab, Linux" && t_grub=$(($(now) - T0))
+	if ! prompt; then
+		ok 1 "$1: boots through GRUB to the lab's prompt within $LIMIT s"
+		show
+		stop_vm
+		return
+	fi
+	ok 0 "$1: boots through GRUB (it boots Linux after ${t_grub:-?} s) to the lab's prompt in $(($(now) - T0)) s"
+	# the kernel's share of the boot: its uptime at the prompt
+	type_cmd 'echo "RO""OT=$(findmnt -no SOURCE /) $(uname -r), up $(cut -d" " -f1 /proc/uptime) s"'
+	wait_for '^ROOT=' 30
+	diag "$1: root $(guest ROOT)"
+	# what init prepared: the file systems the stages use, the
+	# scratch ext4, and a shell on the VGA console too
+	type_cmd 'for m in /sys/kernel/tracing /sys/fs/bpf /sys/kernel/debug /mnt/scratch;' \
+		'do mountpoint -q $m || echo "no $m"; done >/tmp/m;' \
+		'echo "MO""UNTS=$(cat /tmp/m)/$(ps -o comm= -t tty1)/$(ls /dev/nullb0)"'
+	wait_for '^MOUNTS=' 30
+	is "$(guest MOUNTS)" "/bash//dev/nullb0" \
+		"$1: tracefs, bpffs, debugfs, /mnt/scratch mounted, nullb0 there, a shell on tty1"
+	# a console without its port (VirtualBox has no serial port by
+	# default): lab-rc waits there rather than exiting (init would
+	# start it again and again); ttyS3 has no UART in QEMU's pc
+	type_cmd '/usr/local/sbin/lab-rc console ttyS3 & sleep 2;' \
+		'echo "NO""PORT=$(ps -o comm= -p $!)"; kill $!; wait'
+	wait_for '^NOPORT=' 30
+	is "$(guest NOPORT)" sleep "$1: lab-rc's shell on a console with no port waits (sleep), not exits"
+	type_cmd 'echo "BEF""ORE=$(grep -c "lab edit" '$SRC')"'
+	wait_for '^BEFORE=' 30
+	is "$(guest BEFORE)" 0 "$1: stage 03 is as built"
+	type_cmd 'sed -i "s/time duration: /time duration (lab edit): /" '$SRC' &&' \
+		't0=$(date +%s.%N) && make -C stage03_latency_map >/tmp/make.out 2>&1;' \
+		'echo "MA""DE=$? $t0 $(date +%s.%N)"'
+	wait_for '^MADE=' "$LIMIT"
+	set -- "$1" $(guest MADE)
+	secs=$(echo "${3:-0} ${4:-0}" | awk '{ printf "%.1f", $2 - $1 }')
+	is "${2:-none}" 0 "$1: make -C stage03_latency_map rebuilds the edited stage ($secs s)"
+	type_cmd 'stage03_latency_map/bio_trace -d nullb0 >/tmp/o 2>&1 & i=0;' \
+		'until grep -q Hit /tmp/o || [ $i -gt 600 ]; do sleep 0.2; i=$((i + 1)); done;' \
+		'dd if=/dev/nullb0 of=/dev/null bs=4k count=1 skip=7 iflag=direct 2>/dev/null;' \
+		'sleep 1; kill -INT %1; wait;' \
+		'echo "RA""N=$(grep -c "^bio 0x.*(lab edit): [0-9]* ns" /tmp/o)"'
+	wait_for '^RAN=' 180
+	n=$(guest RAN)
+	check "$1: the rebuilt stage prints the edited line for the read (${n:-no} line)" \
+		test "${n:-0}" -ge 1
+	[ "${n:-0}" -ge 1 ] || show
+	# exit: init starts a new shell (its banner again), not a power-off
+	type_line exit
+	_end=$(($(now) + 60))
+	until [ "$(this_boot | grep -c 'Classroom lab, kernel')" -ge 2 ] || [ "$(now)" -gt $_end ]; do
+		sleep 0.2
+	done
+	check "$1: exit gives a new shell on the console" \
+		test "$(this_boot | grep -c 'Classroom lab, kernel')" -ge 2
+	type_cmd 'echo "AG""AIN=$(pwd)"'
+	wait_for '^AGAIN=' 30
+	is "$(guest AGAIN)" /root/workbook "$1: the new shell is in /root/workbook"
+	type_line poweroff
+	if ended; then
+		is "$ERC" 0 "$1: poweroff ends QEMU ($SECS s after), exit 0"
+		this_boot | grep -q "reboot: Power down"
+		ok $? "$1: the kernel powered off"
+	else
+		ok 1 "$1: poweroff ends QEMU within $LIMIT s"
+		show
+	fi
+}
+
+smoke lab.qcow2 qcow2 virtio "$VM/lab.qcow2"
+smoke "lab.ova's VMDK" vmdk ide "$ova/lab-disk1.vmdk"
+done_testing
