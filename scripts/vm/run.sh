@@ -41,7 +41,7 @@ else
 fi
 kernel=cloud
 out=
-limit=${VM_TIMEOUT:-2400}
+limit=${VM_TIMEOUT:-3000}
 
 lab=
 reset=
