@@ -8,12 +8,42 @@ ex_run() {
 	stop_prog || return 1
 	# each "Path N: C bios" line, with the system call its stack came
 	# from (its first frame that names one: arm64 5.10's stacks show
-	# both ksys_pread64 and __arm64_sys_pread64)
+	# both ksys_pread64 and __arm64_sys_pread64); "~" after it when an
+	# earlier path had the same functions at other offsets (arm64 6.1's
+	# do_el0_svc() calls on from two places, by the task's FP state: one
+	# call site, two stacks, each rightly a path of its own)
 	got=$(awk '/^Busiest submit paths:$/ { on = 1; next }
-		on && /^Path [0-9]+: [0-9]+ bios$/ { if (p) printf " %s", p; p = $2 $3 }
+		function end() {
+			if (!p) return
+			if (fns in seen) p = p "~"
+			seen[fns] = 1
+			printf " %s", p
+		}
+		on && /^Path [0-9]+: [0-9]+ bios$/ { end(); p = $2 $3; fns = "" }
+		on && p && /^=> / { f = $2; sub(/\+.*/, "", f); fns = fns " " f }
 		on && p ~ /^[0-9]+:[0-9]+$/ && /^=> .*pread64/ { p = p ":read" }
 		on && p ~ /^[0-9]+:[0-9]+$/ && /^=> .*pwrite64/ { p = p ":write" }
-		END { if (p) printf " %s", p }' "$T_TMP/out")
+		END { end() }' "$T_TMP/out")
+	case $got in
+	*"~"*)
+		# split paths: the top three cannot hold all 7 bios; the busiest
+		# is a read path, the counts fall, and no more than issued
+		want_eq "$(echo "$got" | awk '{
+			for (i = 1; i <= NF; i++) {
+				split($i, f, ":"); c = f[2] + 0
+				if (c > last && i > 1) bad = "not sorted"
+				last = c; n[f[3]] += c
+			}
+			split($1, f, ":")
+			if (f[3] != "read" || f[2] < 3) bad = bad " path 1 not the reads"
+			if (n["read"] > 5 || n["write"] > 2) bad = bad " more bios than issued"
+			print bad ? bad : "ok" }')" ok \
+			"'Path N: C bios' lines, their system call, ~ a stack split from an earlier one: got '$got'" \
+			"is each bio counted under its stack id at submit, and the paths sorted by count?" || return 1
+		say run "ok: the reads' path the busiest ($got; this kernel splits one call site's stacks)"
+		return 0
+		;;
+	esac
 	want_eq "$got" " 1:5:read 2:2:write" \
 		"'Path N: C bios' lines and their stacks' system call (5 reads by pread64, 2 writes by pwrite64)" \
 		"is each bio counted under its stack id at submit, and the paths sorted by count?" || return 1
