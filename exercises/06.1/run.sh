@@ -10,7 +10,7 @@ ex_run() {
 	# from (its first frame that names one: arm64 5.10's stacks show
 	# both ksys_pread64 and __arm64_sys_pread64); "~" after it when an
 	# earlier path had the same functions at other offsets (arm64 6.1's
-	# do_el0_svc() calls on from two places, by the task's FP state: one
+	# do_el0_svc() calls on from two places: one
 	# call site, two stacks, each rightly a path of its own)
 	got=$(awk '/^Busiest submit paths:$/ { on = 1; next }
 		function end() {
