@@ -34,6 +34,7 @@ exec 8>"$VM/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
 
 . "$ROOT/tests/vm_term.sh"
+. "$ROOT/tests/lab_smoke.sh"
 PROMPT='lab:~/workbook# '
 RUN=$QEMU
 trap 'cleanup; exit 1' INT TERM
@@ -62,16 +63,6 @@ check "lab-disk1.vmdk: a streamOptimized VMDK" \
 	sh -c 'qemu-img info "$1" 2>/dev/null | grep -q "create type: streamOptimized" ||
 		head -c 2048 "$1" | grep -aq "createType=\"streamOptimized\""' sh "$ova/lab-disk1.vmdk"
 
-# guest VAR: the value the guest printed as a line VAR=value
-guest() {
-	this_boot | sed -n "s/^$1=//p" | tail -n 1
-}
-
-type_cmd() {
-	type_line "$*"
-}
-
-SRC=stage03_latency_map/bio_trace.c
 accel=tcg
 cpu=max
 [ "${VM_ACCEL:-}" = kvm ] && accel=kvm cpu=host
@@ -126,26 +117,7 @@ smoke() {
 		'echo "NO""PORT=$(ps -o comm= -p $!)"; kill $!; wait'
 	wait_for '^NOPORT=' 30
 	is "$(guest NOPORT)" sleep "$1: lab-rc's shell on a console with no port waits (sleep), not exits"
-	type_cmd 'echo "BEF""ORE=$(grep -c "lab edit" '$SRC')"'
-	wait_for '^BEFORE=' 30
-	is "$(guest BEFORE)" 0 "$1: stage 03 is as built"
-	type_cmd 'sed -i "s/time duration: /time duration (lab edit): /" '$SRC' &&' \
-		't0=$(date +%s.%N) && make -C stage03_latency_map >/tmp/make.out 2>&1;' \
-		'echo "MA""DE=$? $t0 $(date +%s.%N)"'
-	wait_for '^MADE=' "$LIMIT"
-	set -- "$1" $(guest MADE)
-	secs=$(echo "${3:-0} ${4:-0}" | awk '{ printf "%.1f", $2 - $1 }')
-	is "${2:-none}" 0 "$1: make -C stage03_latency_map rebuilds the edited stage ($secs s)"
-	type_cmd 'stage03_latency_map/bio_trace -d nullb0 >/tmp/o 2>&1 & i=0;' \
-		'until grep -q Hit /tmp/o || [ $i -gt 600 ]; do sleep 0.2; i=$((i + 1)); done;' \
-		'dd if=/dev/nullb0 of=/dev/null bs=4k count=1 skip=7 iflag=direct 2>/dev/null;' \
-		'sleep 1; kill -INT %1; wait;' \
-		'echo "RA""N=$(grep -c "^bio 0x.*(lab edit): [0-9]* ns" /tmp/o)"'
-	wait_for '^RAN=' 180
-	n=$(guest RAN)
-	check "$1: the rebuilt stage prints the edited line for the read (${n:-no} line)" \
-		test "${n:-0}" -ge 1
-	[ "${n:-0}" -ge 1 ] || show
+	lab_smoke "$1"
 	# exit: init starts a new shell (its banner again), not a power-off
 	type_line exit
 	_end=$(($(now) + 60))

@@ -35,6 +35,7 @@ exec 8>"$VM/.lock"
 command -v flock >/dev/null 2>&1 && flock 8
 
 . "$ROOT/tests/vm_term.sh"
+. "$ROOT/tests/lab_smoke.sh"
 PROMPT='lab:~/workbook# '
 export VM_LAB_DISK=$VM/lab-test.img
 trap 'rm -f "$VM_LAB_DISK"; cleanup; exit 1' INT TERM
@@ -52,11 +53,6 @@ rc=$?
 }
 kver=$(readlink "$VM/$k")
 
-# guest VAR: the value the guest printed as a line VAR=value (this boot)
-guest() {
-	this_boot | sed -n "s/^$1=//p" | tail -n 1
-}
-
 # lab_boot [ARG...]: boots the lab (run.sh's ARGs too), 0 once it
 # prompts (else the VM is stopped)
 lab_boot() {
@@ -71,39 +67,11 @@ lab_boot() {
 	return 1
 }
 
-# type_cmd LINE...: the LINEs as one command line (a tab would be a
-# completion, a newline a second prompt); the quotes in them keep the
-# typed line (echoed back) from matching what the command prints
-type_cmd() {
-	type_line "$*"
-}
-
-SRC=stage03_latency_map/bio_trace.c
 "$RUN" --reset >/dev/null 2>&1
 check "run.sh --reset: no lab disk until the next boot" test ! -e "$VM_LAB_DISK"
 
 if lab_boot; then
-	type_cmd 'echo "BEF""ORE=$(grep -c "lab edit" '$SRC')"'
-	wait_for '^BEFORE=' 30
-	is "$(guest BEFORE)" 0 "$kver: the lab's stage 03 is as built"
-	type_cmd 'sed -i "s/time duration: /time duration (lab edit): /" '$SRC' &&' \
-		't0=$(date +%s.%N) && make -C stage03_latency_map >/tmp/make.out 2>&1;' \
-		'echo "MA""DE=$? $t0 $(date +%s.%N)"'
-	wait_for '^MADE=' "$LIMIT"
-	set -- $(guest MADE)
-	secs=$(echo "${2:-0} ${3:-0}" | awk '{ printf "%.1f", $2 - $1 }')
-	is "${1:-none}" 0 "$kver: make -C stage03_latency_map rebuilds the edited stage ($secs s)"
-	# the stage, once it says it traces, against a direct read of nullb0
-	type_cmd 'stage03_latency_map/bio_trace -d nullb0 >/tmp/o 2>&1 & i=0;' \
-		'until grep -q Hit /tmp/o || [ $i -gt 600 ]; do sleep 0.2; i=$((i + 1)); done;' \
-		'dd if=/dev/nullb0 of=/dev/null bs=4k count=1 skip=7 iflag=direct 2>/dev/null;' \
-		'sleep 1; kill -INT %1; wait;' \
-		'echo "RA""N=$(grep -c "^bio 0x.*(lab edit): [0-9]* ns" /tmp/o)"'
-	wait_for '^RAN=' 180
-	n=$(guest RAN)
-	check "$kver: the rebuilt stage prints the edited line for the read (${n:-no} line)" \
-		test "${n:-0}" -ge 1
-	[ "${n:-0}" -ge 1 ] || show
+	lab_smoke "$kver"
 	type_line poweroff
 	left "$kver" poweroff
 fi
