@@ -164,10 +164,11 @@ for door in $TEST_DOORS; do
 
 	# A bio larger than the disk takes: bio_split() cuts 15 parts off a
 	# 1 MiB write at 64 KiB; they end with the bio, which counts once.
+	_was=$(cat "/sys/block/$DEV/queue/max_sectors_kb")
 	echo 64 >"/sys/block/$DEV/queue/max_sectors_kb"
 	shape "1 MiB write split at 64 KiB" "$S03" "$S07" -- \
 		"$BIN/bio_io" -w -s 1048576 "/dev/$DEV" 0
-	echo 1024 >"/sys/block/$DEV/queue/max_sectors_kb"
+	echo "$_was" >"/sys/block/$DEV/queue/max_sectors_kb"
 	set -- $(ev 1)
 	is "${1:-none} ${2:-none}" "1 1" "$t split write: one bio submitted, one ended"
 	is "$(sed -n 's/^Split: \([0-9]*\) .*/\1/p' "$T_TMP/1.out")" 15 \

@@ -140,6 +140,9 @@ scratch_cleanup() {
 	[ -n "$CHECK_ZRAM" ] && wait_for 30 zram_remove "$CHECK_ZRAM"
 	CHECK_DM='' CHECK_ZRAM='' BIO_DEV=''
 	if [ -n "$CHECK_DEV2" ]; then
+		# the limit a check set (10.1) would outlive the device
+		_q=/sys/block/$CHECK_DEV2/queue
+		_m=$(cat "$_q/max_hw_sectors_kb" 2>/dev/null) && echo "$_m" >"$_q/max_sectors_kb" 2>/dev/null
 		losetup -d "/dev/$CHECK_DEV2" 2>/dev/null
 		wait_for 30 test ! -e "/sys/block/$CHECK_DEV2/loop"
 		CHECK_DEV2=
