@@ -201,7 +201,7 @@ elif ! dd if=/dev/zero of="$tt_img" bs=1M count=32 2>/dev/null ||
      ! tt_up=$(loop_attach "$tt_mnt/file"); then
 	skip "$t" "cannot stack a loop device on a file of ext4"
 elif start "$S" -a tracepoint -d "${tt_up#/dev/}" --tree-timeout 1; then
-	fsfreeze -f "$tt_mnt"
+	fsfreeze --freeze "$tt_mnt"	# busybox knows only the long options
 	"$BIN/bio_io" -w "$tt_up" 2048 >"$T_TMP/io.out" 2>&1 &
 	wpid=$!
 	wait_for 120 grep -q "no end seen" "$T_TMP/out"
@@ -218,12 +218,12 @@ elif start "$S" -a tracepoint -d "${tt_up#/dev/}" --tree-timeout 1; then
 		"$T_TMP/out"
 	check "$t: not counted as in flight at exit" \
 		sh -c "! grep -q 'at exit: [1-9][0-9]* bios without their end' '$T_TMP/out'"
-	fsfreeze -u "$tt_mnt"
+	fsfreeze --unfreeze "$tt_mnt"
 	wait $wpid
 else
 	ok 1 "$t: starts"
 fi
-[ -n "$tt_mnt" ] && fsfreeze -u "$tt_mnt" 2>/dev/null
+[ -n "$tt_mnt" ] && fsfreeze --unfreeze "$tt_mnt" 2>/dev/null
 [ -n "$tt_up" ] && losetup -d "$tt_up" 2>/dev/null
 [ -n "$tt_mnt" ] && umount "$tt_mnt" 2>/dev/null
 [ -n "$tt_low" ] && losetup -d "$tt_low" 2>/dev/null
