@@ -14,36 +14,37 @@
 int mass_attach_door(struct btf *vmlinux, enum door want, const char *prog, char *why,
 		     size_t len)
 {
-	int fe = -ENOENT, plain;
 	const char *kp_why = NULL;
 	char fe_why[80];
+	int fe, plain;
 
-	if (want == DOOR_AUTO || want == DOOR_FENTRY)
+	if (want == DOOR_AUTO || want == DOOR_FENTRY) {
 		fe = fentry_probe(vmlinux, "submit_bio", 1);
-	/* refused with a cookie: is it the cookie (before 5.19), or fentry? */
-	plain = fe && fe != -EPERM ? fentry_probe(vmlinux, "submit_bio", 0) : fe;
-	if (fe && !plain)
-		snprintf(fe_why, sizeof(fe_why), "its links take no cookie (5.19+)");
-	else
-		snprintf(fe_why, sizeof(fe_why), "%s", fentry_why(vmlinux, plain));
-	if (want == DOOR_FENTRY && fe) {
-		fprintf(stderr, "%s: no fentry door on this kernel (%s)\n", prog, fe_why);
-		return -1;
+		if (!fe)
+			return DOOR_FENTRY;
+		/* refused with a cookie: is it the cookie (before 5.19), or fentry? */
+		plain = fe != -EPERM ? fentry_probe(vmlinux, "submit_bio", 0) : fe;
+		snprintf(fe_why, sizeof(fe_why), "%s",
+			 plain ? fentry_why(vmlinux, plain) : "its links take no cookie (5.19+)");
+		if (want == DOOR_FENTRY) {
+			fprintf(stderr, "%s: no fentry door on this kernel (%s)\n", prog, fe_why);
+			return -1;
+		}
 	}
+	if (want == DOOR_TRACEPOINT)
+		return want;
 	/* one program for every function: it asks the cookie which one fired */
 	if (!kprobes_supported())
 		kp_why = "this kernel has no kprobes";
 	else if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie,
 					 NULL) != 1)
 		kp_why = "bpf_get_attach_cookie() is 5.15+";
-	if (want == DOOR_KPROBE && kp_why) {
+	if (want == DOOR_KPROBE) {
+		if (!kp_why)
+			return want;
 		fprintf(stderr, "%s: no kprobe door on this kernel (%s)\n", prog, kp_why);
 		return -1;
 	}
-	if (want != DOOR_AUTO)
-		return want;
-	if (!fe)
-		return DOOR_FENTRY;
 	snprintf(why, len, "fentry: %s%s%s", fe_why, kp_why ? "; kprobe: " : "",
 		 kp_why ? kp_why : "");
 	return kp_why ? DOOR_TRACEPOINT : DOOR_KPROBE;
