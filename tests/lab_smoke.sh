@@ -2,7 +2,8 @@
 # The lab's smoke test, for a test that has booted a lab (vm_lab.t: by
 # run.sh --lab; vm_disk.t: through a disk's own boot loader) and sourced
 # tests/vm_term.sh: edit stage 03's line, rebuild it inside, run it
-# against a read and see the edit. LIMIT: the build's bound (s).
+# against a read and see the edit; then make check of an exercise, as it
+# is and solved. LIMIT: the build's bound (s).
 
 SRC=stage03_latency_map/bio_trace.c
 
@@ -41,4 +42,26 @@ lab_smoke() {
 	check "$1: the rebuilt stage prints the edited line for the read (${_n:-no} line)" \
 		test "${_n:-0}" -ge 1
 	[ "${_n:-0}" -ge 1 ] || show
+}
+
+# lab_check NAME: make check inside the lab, as a student meets it:
+# exercise 03.1's starting point fails its check at the run step (make
+# then exits 2, a failed recipe's status), the teacher's answer copied
+# into the student's copy passes, and make progress says done
+lab_check() {
+	type_cmd 'make check EX=03.1 >/tmp/c1 2>&1; r=$?; tail -n 4 /tmp/c1;' \
+		'echo "CH""K1=$r $(grep -c "^03.1: not yet, at run" /tmp/c1)"'
+	wait_for '^CHK1=' "$LIMIT"
+	set -- "$1" $(guest CHK1)
+	check "$1: make check EX=03.1: the starting point fails at the run step (exit ${2:-none})" \
+		test "${2:-0}" -ne 0 -a "${3:-0}" = 1
+	[ "${2:-0}" -ne 0 ] && [ "${3:-0}" = 1 ] || show
+	type_cmd 'cp solutions/stage03_csv/* work/03.1/ &&' \
+		'make check EX=03.1 >/tmp/c2 2>&1; r=$?; tail -n 4 /tmp/c2;' \
+		'echo "CH""K2=$r $(grep -c "^03.1: done" /tmp/c2) $(make -s progress | grep -c "^03.1  *done")"'
+	wait_for '^CHK2=' "$LIMIT"
+	set -- "$1" $(guest CHK2)
+	is "${2:-none} ${3:-none}" "0 1" "$1: make check EX=03.1 passes with the solution copied in"
+	is "${4:-none}" 1 "$1: make progress says 03.1 is done"
+	[ "${2:-none}${3:-none}${4:-none}" = 011 ] || show
 }

@@ -7,7 +7,8 @@
 # virt-manager attaches it, the OVA's VMDK on IDE, as its descriptor
 # says. On each, on a pseudo-terminal as tests/vm_lab.t: an edit of stage
 # 03's printed line, make -C stage03_latency_map, the stage against a
-# read of nullb0 prints the new line; exit gives a new shell; poweroff
+# read of nullb0 prints the new line; make check EX=03.1 fails, passes
+# with the solution copied in; exit gives a new shell; poweroff
 # ends QEMU. Also what its init prepared: tracefs, bpffs, the scratch
 # ext4, nullb0, a shell on the VGA console (tty1) besides the serial one.
 # The disks are opened with snapshot=on: the images stay as built.
@@ -118,6 +119,7 @@ smoke() {
 	wait_for '^NOPORT=' 30
 	is "$(guest NOPORT)" sleep "$1: lab-rc's shell on a console with no port waits (sleep), not exits"
 	lab_smoke "$1"
+	lab_check "$1"
 	# exit: init starts a new shell (its banner again), not a power-off
 	type_line exit
 	_end=$(($(now) + 60))

@@ -4,7 +4,8 @@
 # there and survives. Boots run.sh --lab on a pseudo-terminal, as
 # tests/vm_power.t does, and types:
 #   an edit of stage 03's printed line, make -C stage03_latency_map, the
-#   stage against a read of nullb0: the new line is printed; poweroff
+#   stage against a read of nullb0: the new line is printed; make check
+#   EX=03.1 fails, passes with the solution copied in; poweroff
 #   a second boot, with run.sh --share: the edit is still there; the
 #   host's folder is at /root/share; poweroff
 #   run.sh --reset, a third boot: the edit is gone
@@ -72,6 +73,7 @@ check "run.sh --reset: no lab disk until the next boot" test ! -e "$VM_LAB_DISK"
 
 if lab_boot; then
 	lab_smoke "$kver"
+	lab_check "$kver"
 	type_line poweroff
 	left "$kver" poweroff
 fi
