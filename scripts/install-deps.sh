@@ -27,11 +27,11 @@ BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
 RUN="fio uftrace util-linux perl blktrace"
 VM="busybox-static e2fsprogs cpio zstd binutils"
 # The lab: mmdebstrap builds it; make vm-disk makes it a bootable disk
-# (qemu-img, sfdisk, GRUB's BIOS images: boot_loader_for). Another
-# architecture's: mmdebstrap runs its maintainer scripts, and lab.sh its
-# build, through qemu-user (binfmt_misc); mmdebstrap asks arch-test
-# whether that works.
-LAB="mmdebstrap qemu-utils fdisk"
+# (qemu-img, sfdisk, xz for the kernels' .ko.xz modules, GRUB's BIOS
+# images: boot_loader_for). Another architecture's: mmdebstrap runs its
+# maintainer scripts, and lab.sh its build, through qemu-user
+# (binfmt_misc); mmdebstrap asks arch-test whether that works.
+LAB="mmdebstrap qemu-utils fdisk xz-utils"
 LAB_FOREIGN="arch-test qemu-user-static"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"

@@ -7,8 +7,8 @@
 #   scripts/vm/disk.sh [KERNEL...]     (default: cloud; make vm-disk)
 #
 #   lab.qcow2   virt-manager, GNOME Boxes, QEMU (compressed)
-#   lab.ova     VirtualBox, VMware: lab.ovf, lab-disk1.vmdk
-#               (streamOptimized), lab.mf (their SHA-256 sums)
+#   lab.ova     VirtualBox, VMware: lab.ovf, lab.mf (the SHA-256 sums
+#               of the others), lab-disk1.vmdk (streamOptimized)
 #
 # x86 BIOS with GRUB (Debian's grub-pc-bin): what VirtualBox and VMware
 # boot by default, and QEMU's SeaBIOS too. One MBR partition, ext4
@@ -17,7 +17,9 @@
 # on the lab's root; scripts/vm/guest/lab-rc prepares what run.sh --lab's
 # init does and gives a root shell on the serial and the VGA console.
 # Every KERNEL must be in lab.img (make vm-lab with the same kernels).
-# As root (a loop mount of the file system). Exit 3: this host cannot.
+# As root (a loop mount of the file system). Its work is in
+# build/vm/disk.tmp/, removed at the end, on Ctrl-C or kill, else by the
+# next run. Exit 2: bad arguments; 3: this host cannot.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/arch.sh"
@@ -42,6 +44,11 @@ die() {
 cannot() {
 	echo "vm disk: $*" >&2
 	exit 3
+}
+
+usage() {
+	echo "usage: disk.sh [KERNEL...]   (KERNEL: cloud, 6.12 ... as make vm-lab built them; default cloud)" >&2
+	exit 2
 }
 
 # mods DIR: DIR's DISK_MODULES with what each needs first (modules.dep
@@ -71,7 +78,7 @@ modcat() {
 
 # initrd KVER OUT: busybox (the lab's own), disk-init, KVER's disk drivers
 initrd() {
-	_i=$VM/tmp.$$.initrd
+	_i=$W/initrd
 	rm -rf "$_i" && mkdir -p "$_i/bin" "$_i/lib/modules" "$_i/dev" \
 		"$_i/proc" "$_i/sys" "$_i/newroot"
 	cp "$m/bin/busybox" "$_i/bin/busybox"
@@ -161,18 +168,98 @@ ovf() {
 EOF
 }
 
+# ova DIR OUT: DIR's lab.ovf and lab-disk1.vmdk, with their manifest
+# lab.mf (SHA-256), as an OVA: a ustar archive in the order OVF 1.1 and
+# 2.0 ask (DSP0243, "OVF package"): the descriptor, the manifest, then
+# the References' files (the disk), so that an importer reading it as a
+# stream has the sums before the disk comes
+ova() {
+	(cd "$1" && sha256sum lab.ovf lab-disk1.vmdk |
+		awk '{ printf "SHA256(%s)= %s\n", $2, $1 }' >lab.mf) &&
+		tar -c --format=ustar --owner=0 --group=0 -f "$2" -C "$1" \
+			lab.ovf lab.mf lab-disk1.vmdk
+}
+
+# unmount: W's mount point unmounted and every loop device over a file in
+# W detached. Under the lock (below) they are this run's, or those of a
+# run killed before its trap could run (kill -9): never another program's.
+unmount() {
+	if mountpoint -q "$W/mnt" && ! umount "$W/mnt"; then
+		echo "vm disk: cannot unmount $W/mnt (busy?): left mounted" >&2
+		return 1
+	fi
+	# BACK-FILE: the file's path (" (deleted)" after it once removed)
+	losetup -n -l -O NAME,BACK-FILE | while read -r _dev _file; do
+		case $_file in
+		"$W"/*) losetup -d "$_dev" || echo "vm disk: cannot detach $_dev" >&2 ;;
+		esac
+	done
+}
+
+# cleanup: unmount, then W removed; not while it holds a mount: rm -r
+# would go down into the lab's file system
+cleanup() {
+	unmount || return 1
+	rm -rf --one-file-system "$W"
+}
+
+# on_exit: cleanup, the script's status kept (1 if it was 0 but cleanup
+# left something). A second Ctrl-C does not cut the cleanup short.
+on_exit() {
+	_st=$?
+	trap '' HUP INT TERM
+	cleanup || [ "$_st" -ne 0 ] || _st=1
+	exit "$_st"
+}
+
+# the arguments first: a mistake costs nothing yet. Kernels are the names
+# of links in build/vm/ (cloud, 6.12): no option, no path.
+for k in "$@"; do
+	case $k in
+	-* | */* | '') usage ;;
+	esac
+done
+
 [ "$VM_ARCH" = x86 ] && [ -z "$FOREIGN" ] || cannot "the lab's bootable disk is x86 (BIOS, GRUB) for now"
 [ "$(id -u)" -eq 0 ] || cannot "needs root (a loop mount)"
-[ -f "$VM/lab.img" ] || cannot "no lab image (make vm-lab)"
-for t in qemu-img:qemu-utils grub-mkimage:grub-common sfdisk:fdisk \
-	resize2fs:e2fsprogs cpio:cpio; do
-	command -v "${t%%:*}" >/dev/null 2>&1 || cannot "${t%%:*} missing (apt-get install ${t#*:})"
+# Preflight: every tool before any work, each as TOOL:PACKAGE:OPTION, its
+# Debian package and the scripts/install-deps.sh option that installs it
+# (none: install-deps.sh alone). xz and zstd unpack the kernels' modules
+# (modcat: Debian's 6.12 and later ship .ko.xz).
+for t in qemu-img:qemu-utils:--lab grub-mkimage:grub-common:--lab \
+	sfdisk:fdisk:--lab xz:xz-utils:--lab zstd:zstd:--vm \
+	mkfs.ext4:e2fsprogs:--vm e2fsck:e2fsprogs:--vm resize2fs:e2fsprogs:--vm \
+	cpio:cpio:--vm mountpoint:util-linux: flock:util-linux:; do
+	tool=${t%%:*} opt=${t##*:} pkg=${t#*:}
+	pkg=${pkg%:*}
+	command -v "$tool" >/dev/null 2>&1 ||
+		cannot "$tool missing: scripts/install-deps.sh${opt:+ $opt} installs it (Debian's $pkg)"
 done
-[ -f "$GRUB_DIR/boot.img" ] || cannot "GRUB for BIOS missing (apt-get install grub-pc-bin)"
+[ -f "$GRUB_DIR/boot.img" ] ||
+	cannot "GRUB for BIOS missing: scripts/install-deps.sh --lab installs it (Debian's grub-pc-bin)"
+[ -f "$VM/lab.img" ] || cannot "no lab image (make vm-lab)"
 [ $# -gt 0 ] || set -- cloud
 kvers=$(for k in "$@"; do
 	readlink "$VM/$k" || cannot "kernel $k is not built (make vm-lab)"
 done)
+
+# The work folder has a fixed name, so that a run killed outright (kill
+# -9, the host's crash) leaves its mount and loop device where the next
+# run finds them; the lock makes the folder one run's at a time.
+W=$VM/disk.tmp
+exec 9>"$VM/.disk.lock"
+flock -n 9 || {
+	echo "vm disk: another disk.sh is running: waiting for it" >&2
+	flock 9
+}
+cleanup || cannot "a killed run's $W is still mounted: umount it"
+# From here on, whatever ends the run undoes its work: exit, Ctrl-C
+# (INT), kill (TERM), a closed terminal (HUP). A shell killed by a signal
+# runs no EXIT trap: each exits instead, with 128 + the signal's number.
+trap on_exit EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 hash=$({
 	cat "$VM/.lab.inputs"
@@ -184,16 +271,19 @@ hash=$({
 
 echo "  LABDISK  ${VM#"$ROOT"/}/lab.qcow2, lab.ova" >&2
 t0=$(date +%s)
-fs=$VM/tmp.$$.fs
-m=$VM/tmp.$$.mnt
-trap 'mountpoint -q "$m" && umount "$m"; rm -rf "$VM"/tmp.$$*' EXIT
+mkdir -p "$W"
+fs=$W/lab.fs
+m=$W/mnt
 cp --sparse=always "$VM/lab.img" "$fs"
 e2fsck -fp "$fs" >/dev/null || die "lab.img does not check clean"
 fs_mb=$(($(stat -c %s "$fs") / 1048576 + EXTRA_MB))
 resize2fs -f "$fs" "${fs_mb}M" >/dev/null 2>&1 || die "resize2fs failed"
 
 mkdir -p "$m"
-mount -o loop "$fs" "$m" || cannot "cannot mount a loop device here"
+# a loop device of its own (not mount -o loop): unmount detaches it
+# without waiting for the kernel's autoclear
+loop=$(losetup -f --show "$fs") && mount "$loop" "$m" ||
+	cannot "cannot mount a loop device here"
 for kv in $kvers; do
 	[ -d "$m/lib/modules/$kv" ] || die "lab.img has no modules of $kv (make vm-lab $*)"
 	cp "$VM/$kv/vmlinuz" "$m/boot/vmlinuz-$kv"
@@ -227,38 +317,34 @@ cp "$GRUB_DIR"/*.mod "$GRUB_DIR"/*.lst "$m/boot/grub/i386-pc/"
 		echo "}"
 	done
 } >"$m/boot/grub/grub.cfg"
-umount "$m"
+unmount || die "cannot unmount the lab's file system"
 e2fsck -fp "$fs" >/dev/null || die "the lab disk's file system does not check clean"
 
 # The disk: MBR, core.img in sectors 1 to 2047, the partition from 1 MiB
-raw=$VM/tmp.$$.raw
+raw=$W/raw
 truncate -s $((fs_mb + 1))M "$raw"
 echo "start=2048, type=83, bootable" | sfdisk -q "$raw" || die "sfdisk failed"
 dd if="$fs" of="$raw" bs=1M seek=1 conv=notrunc,sparse status=none
 rm -f "$fs"
 printf 'search --no-floppy --label lab --set=root\nset prefix=($root)/boot/grub\n' \
-	>"$VM/tmp.$$.cfg"
-grub-mkimage -O i386-pc -d "$GRUB_DIR" -c "$VM/tmp.$$.cfg" -p /boot/grub \
-	-o "$VM/tmp.$$.core" biosdisk part_msdos ext2 search search_label \
+	>"$W/core.cfg"
+grub-mkimage -O i386-pc -d "$GRUB_DIR" -c "$W/core.cfg" -p /boot/grub \
+	-o "$W/core.img" biosdisk part_msdos ext2 search search_label \
 	normal configfile linux serial terminal echo test gzio
-[ "$(stat -c %s "$VM/tmp.$$.core")" -le $((2047 * 512)) ] || die "core.img too large"
+[ "$(stat -c %s "$W/core.img")" -le $((2047 * 512)) ] || die "core.img too large"
 # boot.img's code (the partition table after it stays) loads sector 1,
 # core.img's first sector, which lists its others: 2 onwards
 dd if="$GRUB_DIR/boot.img" of="$raw" bs=440 count=1 conv=notrunc status=none
-dd if="$VM/tmp.$$.core" of="$raw" bs=512 seek=1 conv=notrunc status=none
+dd if="$W/core.img" of="$raw" bs=512 seek=1 conv=notrunc status=none
 
-qemu-img convert -c -f raw -O qcow2 "$raw" "$VM/tmp.$$.qcow2"
-o=$VM/tmp.$$.ova.d
+qemu-img convert -c -f raw -O qcow2 "$raw" "$W/lab.qcow2"
+o=$W/ova.d
 mkdir -p "$o"
 qemu-img convert -f raw -O vmdk -o subformat=streamOptimized,adapter_type=ide \
 	"$raw" "$o/lab-disk1.vmdk"
 ovf "$(stat -c %s "$raw")" "$(stat -c %s "$o/lab-disk1.vmdk")" >"$o/lab.ovf"
-(cd "$o" && sha256sum lab.ovf lab-disk1.vmdk |
-	awk '{ printf "SHA256(%s)= %s\n", $2, $1 }' >lab.mf)
-# the descriptor first: OVF 1.0's order of an OVA's files (ustar)
-tar -c --format=ustar --owner=0 --group=0 -f "$VM/tmp.$$.ova" -C "$o" \
-	lab.ovf lab-disk1.vmdk lab.mf
-mv "$VM/tmp.$$.qcow2" "$VM/lab.qcow2"
-mv "$VM/tmp.$$.ova" "$VM/lab.ova"
+ova "$o" "$W/lab.ova" || die "cannot pack lab.ova"
+mv "$W/lab.qcow2" "$VM/lab.qcow2"
+mv "$W/lab.ova" "$VM/lab.ova"
 echo "$hash" >"$VM/.disk-img.inputs"
 echo "  LABDISK  took $(($(date +%s) - t0)) s: lab.qcow2 $(du -m "$VM/lab.qcow2" | cut -f1) MB, lab.ova $(du -m "$VM/lab.ova" | cut -f1) MB" >&2
