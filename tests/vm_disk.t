@@ -1,16 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The lab as a bootable disk (make vm-disk: lab.qcow2, lab.ova): the OVA
-# is what VirtualBox and VMware import (its descriptor first, the sums
-# of its manifest right), and each disk boots in QEMU through its own
-# boot loader (GRUB from the MBR; no -kernel): lab.qcow2 on virtio, as
-# virt-manager attaches it, the OVA's VMDK on IDE, as its descriptor
-# says. On each, on a pseudo-terminal as tests/vm_lab.t: an edit of stage
-# 03's printed line, make -C stage03_latency_map, the stage against a
-# read of nullb0 prints the new line; make check EX=03.1 fails, passes
-# with the solution copied in; exit gives a new shell; poweroff
-# ends QEMU. Also what its init prepared: tracefs, bpffs, the scratch
-# ext4, nullb0, a shell on the VGA console (tty1) besides the serial one.
+# is what VirtualBox and VMware import (its members in the order OVF
+# asks: the descriptor, the manifest, the disk; the manifest's sums
+# right), and each disk boots in QEMU through its own boot loader (GRUB
+# from the MBR; no -kernel): lab.qcow2 on virtio, as virt-manager
+# attaches it, the OVA's VMDK on IDE, as its descriptor says. On each,
+# on a pseudo-terminal as tests/vm_lab.t: an edit of stage 03's printed
+# line, make -C stage03_latency_map, the stage against a read of nullb0
+# prints the new line; make check EX=03.1 fails, passes with the
+# solution copied in; exit gives a new shell; poweroff ends QEMU. Also
+# what its init prepared: tracefs, bpffs, the scratch ext4, nullb0, a
+# shell on the VGA console (tty1) besides the serial one.
 # The disks are opened with snapshot=on: the images stay as built.
 # A SKIP where they are not built (CI); by hand:
 #   make vm-disk && prove -v --exec sh tests/vm_disk.t
@@ -40,11 +41,12 @@ PROMPT='lab:~/workbook# '
 RUN=$QEMU
 trap 'cleanup; exit 1' INT TERM
 
-# The OVA: a ustar archive, lab.ovf first, then the disk and the manifest
+# The OVA: a ustar archive in OVF 1.1's and 2.0's order (DSP0243): the
+# descriptor, the manifest, then the disk (the References' files)
 ova=$T_TMP/ova
 mkdir -p "$ova"
-is "$(tar -tf "$VM/lab.ova" | tr '\n' ' ')" "lab.ovf lab-disk1.vmdk lab.mf " \
-	"lab.ova holds lab.ovf first, then lab-disk1.vmdk and lab.mf"
+is "$(tar -tf "$VM/lab.ova" | tr '\n' ' ')" "lab.ovf lab.mf lab-disk1.vmdk " \
+	"lab.ova holds lab.ovf, then lab.mf, then lab-disk1.vmdk"
 tar -xf "$VM/lab.ova" -C "$ova"
 sums=$(sed -n 's/^SHA256(\(.*\))= \([0-9a-f]*\)$/\2  \1/p' "$ova/lab.mf")
 check "lab.mf: the SHA-256 sums of lab.ovf and lab-disk1.vmdk" \
