@@ -10,7 +10,7 @@
 # line, make -C stage03_latency_map, the stage against a read of nullb0
 # prints the new line; make check EX=03.1 fails, passes with the
 # solution copied in; exit gives a new shell; poweroff ends QEMU. Also
-# what its init prepared: tracefs, bpffs, the scratch ext4, nullb0, a
+# what its init prepared: tracefs, bpffs, cgroup2, the scratch ext4, nullb0, a
 # shell on the VGA console (tty1) besides the serial one.
 # The disks are opened with snapshot=on: the images stay as built.
 # A SKIP where they are not built (CI); by hand:
@@ -107,12 +107,12 @@ smoke() {
 	diag "$1: root $(guest ROOT)"
 	# what init prepared: the file systems the stages use, the
 	# scratch ext4, and a shell on the VGA console too
-	type_cmd 'for m in /sys/kernel/tracing /sys/fs/bpf /sys/kernel/debug /mnt/scratch;' \
+	type_cmd 'for m in /sys/kernel/tracing /sys/fs/bpf /sys/kernel/debug /sys/fs/cgroup /mnt/scratch;' \
 		'do mountpoint -q $m || echo "no $m"; done >/tmp/m;' \
 		'echo "MO""UNTS=$(cat /tmp/m)/$(ps -o comm= -t tty1)/$(ls /dev/nullb0)"'
 	wait_for '^MOUNTS=' 30
 	is "$(guest MOUNTS)" "/bash//dev/nullb0" \
-		"$1: tracefs, bpffs, debugfs, /mnt/scratch mounted, nullb0 there, a shell on tty1"
+		"$1: tracefs, bpffs, debugfs, cgroup2, /mnt/scratch mounted, nullb0 there, a shell on tty1"
 	# a console without its port (VirtualBox has no serial port by
 	# default): lab-rc waits there rather than exiting (init would
 	# start it again and again); ttyS3 has no UART in QEMU's pc
