@@ -9,6 +9,7 @@
 #                    workbook in (build/vm/lab.img, as root; VM_ARCH=arm64:
 #                    build/arm64/vm/lab.img; install-deps.sh --lab-arm64 on x86)
 #   make vm-lab-shell  boot it (its disk kept); make vm-lab-reset: fresh
+#   make vm-lab-image  build/classroom-lab.tar.gz: the lab and run.sh
 #   make vm-disk     the lab as a disk with its own boot loader (BIOS,
 #                    GRUB) for other VM managers: build/vm/lab.qcow2 and
 #                    build/vm/lab.ova (x86, as root)
@@ -42,7 +43,7 @@ else
 VM_PROGRAMS := vm-programs
 endif
 
-.PHONY: vm vm-shell vm-test vm-image vm-programs vm-lab vm-lab-shell vm-lab-reset vm-disk
+.PHONY: vm vm-shell vm-test vm-image vm-programs vm-lab vm-lab-image vm-lab-shell vm-lab-reset vm-disk
 vm-programs:
 	@$(MAKE) --no-print-directory ARCH=$(VM_ARCH)
 
@@ -67,6 +68,10 @@ vm-image: vm
 vm-lab: $(filter vm-programs,$(VM_PROGRAMS))
 	@scripts/vm/build.sh $(VM_KERNELS)
 	@scripts/vm/lab.sh $(VM_KERNELS)
+
+# the lab's hand-out: build/classroom-lab.tar.gz (scripts/vm/pack.sh --lab)
+vm-lab-image: vm-lab
+	@scripts/vm/pack.sh --lab $(VM_KERNELS)
 
 vm-lab-shell: vm-lab
 	@scripts/vm/run.sh -k $(VM_KERNEL) --lab

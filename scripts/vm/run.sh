@@ -32,7 +32,7 @@
 # again.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -f "$here/disk.img" ]; then
+if [ -f "$here/arch" ]; then	# an unpacked hand-out (pack.sh)
 	VM=$here
 else
 	# in the source tree: this host's VM, or VM_ARCH's (build/<arch>/vm)
@@ -77,6 +77,8 @@ while getopts k:o:t:LRS:h o; do
 done
 shift $((OPTIND - 1))
 mode=${1:-shell}
+# the lab's hand-out (pack.sh --lab) has no other VM: run.sh is its lab's
+[ -f "$VM/disk.img" ] || [ ! -f "$VM/lab.img" ] || [ -n "$lab$reset" ] || lab=1
 K=$VM/$kernel
 LAB=${VM_LAB_DISK:-$VM/lab-disk.img}
 if [ -n "$reset" ]; then
