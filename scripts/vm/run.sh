@@ -22,7 +22,8 @@
 # (qemu-system-x86_64, machine pc) or arm64 (qemu-system-aarch64, machine
 # virt). KVM is used only after a short probe shows that a KVM guest boots
 # here with -cpu $VM_KVM_CPU (host); the verdict is kept until the host
-# reboots. VM_ACCEL=kvm|tcg forces the choice. Other knobs: VM_MEM (MB),
+# reboots; on macOS, hvf where the guest is of the Mac's architecture
+# (untested here). VM_ACCEL=kvm|hvf|tcg forces the choice. Other knobs: VM_MEM (MB),
 # VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line), VM_TESTS
 # (test mode: only these test files, e.g. "stage10 stage10_view").
 # Disks are opened with snapshot=on: changes vanish when QEMU exits, which
@@ -97,7 +98,9 @@ if [ -n "$lab" ]; then
 	[ "$mode" = shell ] || { echo "vm: the lab has a shell only" >&2; exit 2; }
 	if [ ! -f "$LAB" ]; then
 		# sparse: the copy costs what the files take, not the disk size
-		cp --sparse=always "$VM/lab.img" "$LAB.tmp" && mv "$LAB.tmp" "$LAB" || exit 1
+		# (macOS's cp has no --sparse: APFS clones the file instead)
+		{ cp --sparse=always "$VM/lab.img" "$LAB.tmp" 2>/dev/null ||
+			cp "$VM/lab.img" "$LAB.tmp"; } && mv "$LAB.tmp" "$LAB" || exit 1
 	elif [ -n "$(find "$VM/lab.img" -newer "$LAB")" ]; then	# -nt: not POSIX
 		echo "vm: lab.img was rebuilt after your lab disk was made: run.sh --reset takes it (and drops your changes)" >&2
 	fi
@@ -137,6 +140,7 @@ qemu() {
 		acc="-accel kvm -cpu ${VM_KVM_CPU:-host}"
 		[ "$arch" = arm64 ] && acc="$acc -machine gic-version=max"
 		;;
+	hvf) acc="-accel hvf -cpu host" ;;
 	*) acc="-accel tcg -cpu $TCG_CPU" ;;
 	esac
 	_m=$2
@@ -181,8 +185,17 @@ qemu() {
 # accel: kvm if a KVM guest reaches its init within a few seconds, else tcg
 accel() {
 	case "${VM_ACCEL:-auto}" in
-	kvm | tcg) echo "$VM_ACCEL"; return ;;
+	kvm | tcg | hvf) echo "$VM_ACCEL"; return ;;
 	esac
+	# macOS: Hypervisor.framework, for a guest of the Mac's own
+	# architecture (untested here: this workbook's hosts are Linux)
+	if [ "$(uname -s)" = Darwin ]; then
+		case "$arch:$(uname -m)" in
+		x86:x86_64 | arm64:arm64) echo hvf ;;
+		*) echo tcg ;;
+		esac
+		return
+	fi
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || { echo tcg; return; }
 	# KVM runs only a guest of the host's own architecture
 	case "$arch:$(uname -m)" in
