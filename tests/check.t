@@ -14,6 +14,47 @@
 C=$ROOT/scripts/check
 need_bin "$BIN/bio_io"
 
+# --- 06.1's judgement (exercises/06.1/run.sh) of outputs made here, as
+# arm64 6.1 prints them: one call site, two stacks (do_el0_svc+0x74 or
+# +0x2c). paths06 N:C:SYSCALL:OFF...: "Path N: C bios" and a stack from
+# SYSCALL through do_el0_svc+OFF each; says what the check reads of
+# them, and where a path is split ("~") its verdict
+paths06() {
+	printf '%s\n' "$@" | awk -F: 'BEGIN { print "Max latency 1000 ns"; print "Busiest submit paths:" }
+		{
+			print "Path " $1 ": " $2 " bios"
+			n = split("el0t_64_sync+0x18c el0t_64_sync_handler+0x90 el0_svc+0x30 do_el0_svc+" $4 \
+				" invoke_syscall+0x50 __arm64_sys_" $3 "+0x9c ksys_" $3 "+0x8c submit_bio+0x20", f, " ")
+			for (i = 1; i <= n; i++)
+				print "=> " f[i]
+		}' >"$T_TMP/06.1.out"
+	(
+		# shellcheck disable=SC1091
+		. "$ROOT/exercises/06.1/run.sh"
+		got=$(busiest_paths "$T_TMP/06.1.out")
+		case $got in
+		*"~"*) echo "$got: $(split_verdict "$got")" ;;
+		*) echo "$got" ;;
+		esac
+	)
+}
+is "$(paths06 1:5:pread64:0x74 2:2:pwrite64:0x74)" " 1:5:read 2:2:write" \
+	"06.1's check: stacks that do not split, read exactly"
+is "$(paths06 1:4:pread64:0x74 2:2:pwrite64:0x74 3:1:pread64:0x2c)" " 1:4:read 2:2:write 3:1:read~: ok" \
+	"06.1's check: arm64 6.1's split reads (4 at +0x74, 1 at +0x2c) pass"
+is "$(paths06 1:3:pread64:0x74 2:1:pwrite64:0x74 3:1:pwrite64:0x2c)" " 1:3:read 2:1:write 3:1:write~: ok" \
+	"06.1's check: split writes pass"
+is "$(paths06 1:4:pread64:0x74 2:2:pwrite64:0x74 3:2:pread64:0x2c)" \
+	" 1:4:read 2:2:write 3:2:read~: more bios than issued" \
+	"06.1's check: a split path's bios count with its system call's (6 reads of 5 fail)"
+is "$(paths06 1:3:pread64:0x74 2:2:pread64:0x74 3:2:pwrite64:0x74)" " 1:3:read 2:2:read= 3:2:write" \
+	"06.1's check: a stack printed twice (same offsets) is no split: not the exact answer"
+is "$(paths06 1:3:pread64:0x74 2:1:pread64:0x2c 3:1:pread64:0x74)" \
+	" 1:3:read 2:1:read~ 3:1:read=: path 3 is an earlier path again" \
+	"06.1's check: a stack printed twice fails beside a split"
+is "$(paths06 1:4:pread64:0x74 2:1:pread64:0x2c)" " 1:4:read 2:1:read~: 2 paths, not the top three" \
+	"06.1's check: where stacks split, three paths are asked for"
+
 # prebuilt_proof: for each stage exercise, the teacher's solution as built
 # passes, and the stage's own program fails at the run step, saying why.
 # Every exercise in the first door of TEST_DOORS; under TEST_ROTATE (the
