@@ -245,6 +245,70 @@ check "progress: 10.3 skipped in the tracepoint door" grep -q '^10\.3 *skipped '
 CHECK_DOOR=kprobe "$C" 05.3 >"$T_TMP/s.out" 2>&1
 is "$? $(cat "$T_TMP/s.out")" "0 05.3: skipped: DOOR=kprobe: this exercise is about the fentry and tracepoint doors (the kprobe door reads a bio through the helper, rightly)" \
 	"05.3 in the kprobe door: one line says why, exit 0"
+# 05.3 where DOOR=auto takes the kprobe door (arm64 5.10 and 6.1: no
+# fentry). The host has no kprobes: a stand-in runs the stage's program
+# (or the solution's) in the tracepoint door, whose door lines say
+# kprobe when asked for auto. The check must check again in the
+# tracepoint door, where the starting point fails; and where that door
+# is missing too (NO_TP, as arm64 5.10) skip with one line, and go on
+# skipping it there without a start.
+# standin DIR REAL: DIR/bio_trace, the stand-in of program REAL
+standin() {
+	mkdir -p "$1"
+	cat >"$1/bio_trace" <<EOF
+#!/bin/sh
+case " \$* " in
+*" -a auto "*)
+	for a; do
+		shift
+		[ "\$a" = auto ] && a=tracepoint
+		set -- "\$@" "\$a"
+	done
+	# exec keeps the PID the check signals; sed -u: its lines at once
+	f=\$0.\$\$.fifo
+	mkfifo "\$f" || exit 1
+	{ exec <"\$f"; rm -f "\$f"; exec sed -u 's/^\([a-z_]*\): tracepoint door/\1: kprobe door/' >&2; } &
+	exec "$2" "\$@" 2>"\$f"
+	;;
+*" -a tracepoint "*)
+	[ -n "\$NO_TP" ] || exec "$2" "\$@"
+	echo "submit_bio: no tracepoint door on this kernel (tracepoint: block_bio_queue passes the request queue first (before 5.11))" >&2
+	exit 1
+	;;
+esac
+exec "$2" "\$@"
+EOF
+	chmod +x "$1/bio_trace"
+}
+if [ -x "$ROOT/solutions/stage05_plain_loads/bio_trace" ] && command -v bpftool >/dev/null 2>&1; then
+	standin "$T_TMP/kp/start" "$ROOT/stage05_sector/bio_trace"
+	standin "$T_TMP/kp/sol" "$ROOT/solutions/stage05_plain_loads/bio_trace"
+	kp() {	# kp WHICH: check 05.3 with the stand-in of WHICH, auto taking kprobe
+		CHECK_DOOR=auto CHECK_RESULTS=$T_TMP/kp.jsonl CHECK_BUILD=$T_TMP/kp/build CHECK_PREBUILT=$T_TMP/kp/$1 \
+			"$C" 05.3 >"$T_TMP/s.out" 2>&1
+	}
+	kp start
+	is "$?" 1 "05.3, DOOR=auto taking kprobe: the starting point fails"
+	check "05.3, DOOR=auto taking kprobe: checked again in the tracepoint door" \
+		grep -q '^  attach    again, tracepoint door: DOOR=auto took kprobe' "$T_TMP/s.out"
+	check "05.3, DOOR=auto taking kprobe: the starting point's helper calls counted" \
+		grep -q '^            want 0, got [1-9]' "$T_TMP/s.out"
+	kp sol
+	rc=$?
+	is "$rc" 0 "05.3, DOOR=auto taking kprobe: the solution passes"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_TMP/s.out"
+	: >"$T_TMP/kp.jsonl"	# 05.3 not done, so progress may say skipped
+	NO_TP=1 kp sol
+	is "$? $(tail -n 1 "$T_TMP/s.out")" "0 05.3: skipped: DOOR=auto took the kprobe door (no fentry here), and there is no tracepoint door either (tracepoint: block_bio_queue passes the request queue first (before 5.11)): this exercise is about the fentry and tracepoint doors (the kprobe door reads a bio through the helper, rightly)" \
+		"05.3, DOOR=auto taking kprobe, no tracepoint door: skipped with one line, exit 0"
+	NO_TP=1 kp sol
+	is "$? $(wc -l <"$T_TMP/s.out")" "0 1" "05.3 skipped so: next time the line only, without a start"
+	check "05.3 skipped so: no result recorded" test ! -s "$T_TMP/kp.jsonl"
+	CHECK_RESULTS=$T_TMP/kp.jsonl CHECK_BUILD=$T_TMP/kp/build "$C" --progress >"$T_TMP/p.out"
+	check "05.3 skipped so: progress shows it skipped" grep -q '^05\.3 *skipped ' "$T_TMP/p.out"
+else
+	skip "05.3 where DOOR=auto takes the kprobe door" "needs bpftool and the solutions built (make solutions)"
+fi
 
 # --- the teacher's gather script: two students' results files (alice:
 # 03.1 failed then passed, 03.2 interrupted at build; bob: 03.1 failed at

@@ -92,6 +92,16 @@ ex_unmet() {
 		esac
 		return
 	done
+	# what a run step found in this kernel and door (check_one)
+	_f=$BUILDS/${EX_DIR##*/}/skipped
+	[ -f "$_f" ] || return
+	{ read -r _k; read -r _w; } <"$_f"
+	[ "$_k" = "$(uname -r) DOOR=$DOOR" ] && echo "$_w"
+}
+
+# skip_note: RUN_SKIP as kept: under this kernel and DOOR, a line each
+skip_note() {
+	printf '%s\n' "$(uname -r) DOOR=$DOOR" "$RUN_SKIP"
 }
 
 # kernel_at_least X.Y: the running kernel's version is X.Y or later.

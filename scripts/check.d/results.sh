@@ -43,7 +43,7 @@ progress_table() {
 	for _id in $(ex_ids); do
 		ex_load "$_id"
 		_st=$(result_status "$_id")
-		[ "$_st" != "done" ] && [ -n "$NEEDS" ] && [ -n "$(ex_unmet)" ] && _st=skipped
+		[ "$_st" != "done" ] && [ -n "$(ex_unmet)" ] && _st=skipped
 		[ "$_st" = "done" ] && _done=$((_done + 1))
 		_n=$((_n + 1))
 		printf '%-9s %-10s %-16s %s\n' "$_id" "$_st" "$(result_last "$_id")" "$TITLE"
