@@ -50,8 +50,8 @@ explain() {
 			"bpf_get_func_ret()); find another way, or another door."
 	fi
 	if grep -q 'BPF_STX uses reserved fields' "$_f"; then
-		why atomic "this kernel is older than 5.12: its BPF has one" \
-			"atomic operation, an add whose result is not used. Using" \
+		why atomic "this kernel's verifier has no BPF atomics (5.12): it knows" \
+			"one atomic operation, an add whose result is not used. Using" \
 			"__sync_fetch_and_add()'s value (or compare-and-swap, or" \
 			"exchange) needs 5.12; a per-CPU counter needs no atomic at all."
 	fi

@@ -12,6 +12,10 @@
  *                                taken slots of a start map (an array whose
  *                                slots begin with a u64 key, 0 = free)
  *   bpf_obj fill ID N            add up to N made-up keys; prints how many fit
+ *   bpf_obj atomics              exit 0 if the verifier takes an atomic
+ *                                fetch-and-add (BPF atomics, 5.12), 1 if it
+ *                                refuses it (its log's last line said), 2
+ *                                if it cannot tell (no root: EPERM)
  *
  * fill lets a test make a stage's map full without changing the stage,
  * to see that the stage counts the inserts that fail.
@@ -34,7 +38,7 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 static void usage(void)
 {
 	fprintf(stderr, "usage: bpf_obj list | ids PID|all | alive prog|map|link ID | map-id PID NAME |"
-		" count ID | fill ID N\n");
+		" count ID | fill ID N | atomics\n");
 	exit(2);
 }
 
@@ -278,6 +282,64 @@ static int fill(int fd, struct bpf_map_info *info, unsigned long want)
 	return 0;
 }
 
+#ifndef BPF_ATOMIC
+#define BPF_ATOMIC 0xc0
+#endif
+#ifndef BPF_FETCH
+#define BPF_FETCH 0x01
+#endif
+
+/*
+ * Does the verifier take r1 = atomic_fetch_add((u64 *)(r10 - 8), r1), the
+ * instruction __sync_fetch_and_add() used as a value compiles to? Before
+ * 5.12 it says "BPF_STX uses reserved fields" (or BPF_XADD's words).
+ */
+static int atomics(void)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 0 },
+		{ .code = BPF_STX | BPF_DW | BPF_MEM, .dst_reg = BPF_REG_10,
+		  .src_reg = BPF_REG_1, .off = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_DW | BPF_ATOMIC, .dst_reg = BPF_REG_10,
+		  .src_reg = BPF_REG_1, .off = -8, .imm = BPF_ADD | BPF_FETCH },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	char log[4096] = "", *last;
+	union bpf_attr attr = {
+		.prog_type = BPF_PROG_TYPE_SOCKET_FILTER,
+		.insns = (unsigned long)insns,
+		.insn_cnt = sizeof(insns) / sizeof(insns[0]),
+		.license = (unsigned long)"GPL",
+		.log_buf = (unsigned long)log,
+		.log_size = sizeof(log),
+		.log_level = 1,
+	};
+	int fd = sys_bpf(BPF_PROG_LOAD, &attr);
+
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno != EINVAL && errno != EACCES) {
+		fprintf(stderr, "bpf_obj: cannot load a probe: %s\n", strerror(errno));
+		return 2;
+	}
+	/* why: the log's last line but its "processed N insns" count */
+	for (;;) {
+		while (*log && log[strlen(log) - 1] == '\n')
+			log[strlen(log) - 1] = '\0';
+		last = strrchr(log, '\n');
+		last = last ? last + 1 : log;
+		if (strncmp(last, "processed ", 10) || last == log)
+			break;
+		*last = '\0';
+	}
+	fprintf(stderr, "bpf_obj: the verifier refuses an atomic fetch-and-add: %s\n", last);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_map_info info;
@@ -285,6 +347,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "list"))
 		return list();
+	if (argc == 2 && !strcmp(argv[1], "atomics"))
+		return atomics();
 	if (argc < 3)
 		usage();
 	if (!strcmp(argv[1], "ids") && argc == 3)
