@@ -136,8 +136,8 @@ tp_in_btf() {
 # fdoor_missing: why the check's door (DOOR) is no function door, fentry
 # or kprobe, here; nothing if it is one or may be. -r needs one: the
 # tracepoint door has no returns. DOOR=auto: kprobes (as doors.c finds
-# them), else fentry if the stage's ctracer opens it (root only: else
-# the load step says what is missing).
+# them), else fentry if stage 10's ctracer opens it (root only: else
+# the load step says what is missing), built first if need be.
 fdoor_missing() {
 	case $DOOR in
 	tracepoint)
@@ -146,18 +146,30 @@ fdoor_missing() {
 		;;
 	fentry) return ;;	# the attach step says if this kernel has none
 	esac
-	[ -e /sys/bus/event_source/devices/kprobe/type ] && return
-	for _t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-		[ -e "$_t/kprobe_events" ] && return
-	done
+	have_kprobes && return
 	if [ "$DOOR" = kprobe ]; then
 		echo "this kernel ($(uname -r)) has no kprobes: -r needs a function door"
 		return
 	fi
+	[ "$(id -u)" -eq 0 ] || return
+	# fentry is known only by loading: ctracer tries it
 	_ct=$ROOT/stage10_class_trace/ctracer
-	{ [ "$(id -u)" -eq 0 ] && [ -x "$_ct" ]; } || return
+	if [ ! -x "$_ct" ]; then
+		echo "check: building stage10_class_trace/ctracer, to ask it about fentry" >&2
+		make -s -C "${_ct%/*}" >/dev/null 2>&1 || return	# no compiler: the check's own build says
+	fi
 	_w=$("$_ct" -a fentry -q --duration 0.1 2>&1 >/dev/null |
 		sed -n 's/.*no fentry door on this kernel (\(.*\))$/\1/p')
 	[ -n "$_w" ] &&
-		echo "-r needs a function door, and this kernel ($(uname -r)) has none: no kprobes, fentry $_w"
+		echo "-r needs a function door, and this kernel ($(uname -r)) has none: no kprobes, fentry: $_w"
+}
+
+# have_kprobes: this kernel has kprobes (a perf PMU, or tracefs's
+# kprobe_events)
+have_kprobes() {
+	[ -e /sys/bus/event_source/devices/kprobe/type ] && return 0
+	for _t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e "$_t/kprobe_events" ] && return 0
+	done
+	return 1
 }
