@@ -234,6 +234,28 @@ for id in $("$C" --list); do
 done
 check "there are exercises ($n)" test "$n" -gt 0
 
+# --- 10.1 tells a tree per request from a tree per bio: the solution with
+# its request event turned off keeps the stage's walk of rq->bio, a tree
+# per bio with the bio's fields. A read split into requests of one bio
+# each cannot tell them apart; the batch merged into requests of several
+# bios must. A copy of its own, beside the results above.
+t="check 10.1: a tree per bio"
+W101=$T_TMP/work101
+CHECK_WORK=$W101 CHECK_RESULTS=$T_TMP/r101.jsonl "$C" 10.1 >"$T_TMP/c.out" 2>&1
+if grep -q "^10.1: skipped: " "$T_TMP/c.out"; then
+	skip "$t fails" "$(sed -n 's/^10.1: skipped: //p' "$T_TMP/c.out")"
+else
+	cp "$ROOT"/solutions/stage10_request/* "$W101/10.1/"
+	sed -i 's|^\tif (by_rq)$|\tif (false)\t/* per bio: the stage'"'"'s walk */|' "$W101/10.1/ctracer.bpf.c"
+	is "$(grep -c 'if (false)' "$W101/10.1/ctracer.bpf.c")" 1 "$t: made from the solution, one line changed"
+	CHECK_WORK=$W101 CHECK_RESULTS=$T_TMP/r101.jsonl "$C" 10.1 >"$T_TMP/c.out" 2>&1
+	rc=$?
+	is "$rc" 1 "$t fails"
+	check "$t: at the run step, the merged batch's trees of 16 KiB against 64 KiB" \
+		grep -q "^            want '.* 512:65536 640:65536', got '.* 512:16384 544:16384 " "$T_TMP/c.out"
+	[ "$rc" -eq 1 ] || sed 's/^/#   /' "$T_TMP/c.out"
+fi
+
 # --- results: JSON lines; progress reads them
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c '
