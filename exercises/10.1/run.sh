@@ -32,7 +32,7 @@ ex_run() {
 	# batch's, each RQ_MAX and as many bios as fit (sector:size each)
 	_per=$((RQ_MAX / BATCH_BIO))
 	_nrq=$((BATCH_N / _per))
-	_want= _s=0 _sec= _i=0
+	_want='' _s=0 _sec='' _i=0
 	while [ $_s -lt $((SPLIT_SIZE / 512)) ]; do
 		_want="$_want $_s:$RQ_MAX"
 		_s=$((_s + RQ_MAX / 512))
@@ -48,15 +48,17 @@ ex_run() {
 	done
 
 	start_prog --class request -d "$CHECK_DEV2" || return 1
-	set -- $(rq_stat "$CHECK_DEV2")
-	_d0=$1
+	_d0=$(rq_stat "$CHECK_DEV2")
+	_d0=${_d0% *}
 	io_or_fail -s "$SPLIT_SIZE" "/dev/$CHECK_DEV2" 0 || return 1
-	set -- $(rq_stat "$CHECK_DEV2")
-	_d1=$1 _m1=$2
+	rq_wait "$CHECK_DEV2" $((_d0 + SPLIT_SIZE / RQ_MAX))
+	_d1=$(rq_stat "$CHECK_DEV2")
+	_m1=${_d1#* } _d1=${_d1% *}
 	# shellcheck disable=SC2086
 	io_or_fail -A -s "$BATCH_BIO" "/dev/$CHECK_DEV2" $_sec || return 1
-	set -- $(rq_stat "$CHECK_DEV2")
-	_d2=$1 _m2=$2
+	rq_wait "$CHECK_DEV2" $((_d1 + _nrq))
+	_d2=$(rq_stat "$CHECK_DEV2")
+	_m2=${_d2#* } _d2=${_d2% *}
 	stop_prog || return 1
 	# the ground truth: the batch's bios went into _nrq requests, by
 	# merges (a kernel or disk that did not merge them tells nothing here)
@@ -91,4 +93,15 @@ ex_run() {
 # the bios it merged into a request (reads and writes)
 rq_stat() {
 	awk '{ print $1 + $5, $2 + $6 }' "/sys/block/$1/stat"
+}
+
+# rq_wait DEV N: until DEV has completed N requests. A request is counted
+# after its bios end (blk_mq_end_request()), and the reader may wake and
+# read the count in between; the bound is for a request that never comes.
+rq_wait() {
+	wait_for 10 rq_reached "$1" "$2"
+}
+
+rq_reached() {
+	[ "$(awk '{ print $1 + $5 }' "/sys/block/$1/stat")" -ge "$2" ]
 }
