@@ -545,6 +545,11 @@ static __always_inline int rq_own_event(void *ctx, struct request *rq, u32 dev, 
 	struct ct_event *e;
 	int follow;
 
+	/* -q with nothing to decide per request: an event, counted, no more */
+	if (quiet && !targ_pid && !targ_sectors) {
+		ct_inc(CT_EVENTS);
+		return 0;
+	}
 	if (targ_pid || targ_sectors) {
 		follow = followed_bio(r, 0, flags, rq->__sector, rq->__data_len, false);
 		if (follow == FOLLOW_NO)

@@ -205,11 +205,15 @@ static int choose_door(const char *name, struct ctracer_bpf *skel, int *missing)
 	bool kp;
 
 	*missing = 0;
-	/* Lesson#2: the door, in the order of every stage (mass_attach.c) */
-	door = mass_attach_door(vmlinux, env.door, name, passed_over, sizeof(passed_over));
+	/*
+	 * Lesson#2: the door, in the order of every stage (mass_attach.c);
+	 * a request's fields are read in its tracepoints only: --class
+	 * request takes that door for auto, and refuses the others.
+	 */
+	door = mass_attach_door(vmlinux, opt.by_rq && env.door == DOOR_AUTO ? DOOR_TRACEPOINT :
+				env.door, name, passed_over, sizeof(passed_over));
 	if (door < 0)
 		return -1;
-	/* a request's fields are read in the request tracepoints only */
 	if (opt.by_rq && door != DOOR_TRACEPOINT) {
 		fprintf(stderr, "%s: --class request: the %s door reads a bio; "
 			"the tracepoint door (-a tracepoint) follows requests\n",
@@ -551,6 +555,12 @@ int main(int argc, char **argv)
 	int err = 1, missing;
 
 	parse_args(&argp, argc, argv, NULL);
+	/* a tree per bio or per request: any other struct is only listed */
+	if (!opt.list && !opt.by_rq && strcmp(btf_scan_struct, "bio")) {
+		fprintf(stderr, "%s: --class %s: ctracer follows a bio or a request; "
+			"--list takes any struct (try --help)\n", t.name, btf_scan_struct);
+		return 2;
+	}
 	if (opt.list) {
 		err = load_vmlinux(t.name) || discover(t.name);
 		if (!err)
