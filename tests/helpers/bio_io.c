@@ -3,11 +3,13 @@
  * bio_io: issue O_DIRECT reads or writes at given sectors of a block
  * device, so a test knows exactly which I/Os the kernel saw.
  *
- *   bio_io [-w] [-A] [-s BYTES] [-g GATE] DEVICE SECTOR...
+ *   bio_io [-w] [-A] [-t] [-s BYTES] [-g GATE] DEVICE SECTOR...
  *
  * Each SECTOR is in 512-byte units; each I/O is one bio of BYTES (4096).
  * -g GATE waits until the file GATE exists before the first I/O, so a
- * test can learn the PID first. Prints "pid N", then one line per I/O.
+ * test can learn the PID first. Prints "pid N", then one line per I/O;
+ * -t adds how long its system call took ("in N ns"): no trace of the
+ * bio inside it can have taken longer (one after the other only).
  *
  * -A issues them all at once, in one io_submit() (Linux AIO), not one
  * after the other: the kernel plugs the queue for a batch of more than
@@ -21,13 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/aio_abi.h>
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: bio_io [-w] [-A] [-s BYTES] [-g GATE] DEVICE SECTOR...\n");
+	fprintf(stderr, "usage: bio_io [-w] [-A] [-t] [-s BYTES] [-g GATE] DEVICE SECTOR...\n");
 	exit(2);
 }
 
@@ -43,6 +46,14 @@ static long long number(const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* -A: the n I/Os at sectors[] in one io_submit(), then wait for them all. */
@@ -107,17 +118,20 @@ int main(int argc, char **argv)
 {
 	const char *gate = NULL;
 	size_t size = 4096;
-	int write_mode = 0, batch = 0, opt, fd, n;
+	int write_mode = 0, batch = 0, timed = 0, opt, fd, n;
 	long long *sectors;
 	void *buf;
 
-	while ((opt = getopt(argc, argv, "wAs:g:")) != -1) {
+	while ((opt = getopt(argc, argv, "wAts:g:")) != -1) {
 		switch (opt) {
 		case 'w':
 			write_mode = 1;
 			break;
 		case 'A':
 			batch = 1;
+			break;
+		case 't':
+			timed = 1;
 			break;
 		case 's':
 			size = number(optarg);
@@ -157,7 +171,7 @@ int main(int argc, char **argv)
 		return err;
 	}
 	for (int i = 0; i < n; i++) {
-		long long sector = sectors[i];
+		long long sector = sectors[i], t0 = now_ns();
 		ssize_t got;
 
 		got = write_mode ? pwrite(fd, buf, size, sector * 512) :
@@ -168,7 +182,10 @@ int main(int argc, char **argv)
 				got < 0 ? strerror(errno) : "short");
 			return 1;
 		}
-		printf("%s sector %lld size %zu\n", write_mode ? "write" : "read", sector, size);
+		printf("%s sector %lld size %zu", write_mode ? "write" : "read", sector, size);
+		if (timed)
+			printf(" in %lld ns", now_ns() - t0);
+		printf("\n");
 	}
 	fflush(stdout);
 	return 0;
