@@ -10,9 +10,10 @@
 #                    build/arm64/vm/lab.img; install-deps.sh --lab-arm64 on x86)
 #   make vm-lab-shell  boot it (its disk kept); make vm-lab-reset: fresh
 #   make vm-lab-image  build/classroom-lab.tar.gz: the lab and run.sh
-#   make vm-disk     the lab as a disk with its own boot loader (BIOS,
-#                    GRUB) for other VM managers: build/vm/lab.qcow2 and
-#                    build/vm/lab.ova (x86, as root)
+#   make vm-disk     the lab as a disk with its own boot loader (GRUB)
+#                    for other VM managers, as root: x86 (BIOS)
+#                    build/vm/lab.qcow2 and build/vm/lab.ova; VM_ARCH=arm64
+#                    (UEFI) build/arm64/vm/lab.qcow2
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
 # vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
 # those test files in the guest. make test runs only the stage tests on

@@ -10,8 +10,11 @@
 #                            programs); --vm-x86 the other way round
 #   install-deps.sh --lab    also what make vm-lab and vm-disk build the
 #                            lab with (mmdebstrap, qemu-utils, GRUB's
-#                            BIOS images on x86); --lab-arm64 the arm64 lab on an
-#                            x86 host (and arch-test, qemu-user-static);
+#                            BIOS images on x86, its UEFI ones on arm64);
+#                            --lab-arm64 the arm64 lab on an x86 host (and
+#                            arch-test, qemu-user-static; the UEFI disk's
+#                            FAT tools, firmware, and arm64 in dpkg's
+#                            architectures for GRUB's arm64 .deb);
 #                            --lab-x86 the other way round. make test
 #                            does not build the lab: CI needs none of it
 #   install-deps.sh --bench  also libbpf-tools and bpftrace for comparisons
@@ -33,6 +36,11 @@ VM="busybox-static e2fsprogs cpio zstd binutils"
 # (binfmt_misc); mmdebstrap asks arch-test whether that works.
 LAB="mmdebstrap qemu-utils fdisk xz-utils"
 LAB_FOREIGN="arch-test qemu-user-static"
+# The arm64 lab's UEFI disk: grub-mkimage (GRUB's arm64 modules: an arm64
+# host's grub-efi-arm64-bin, else its .deb, which disk.sh fetches), the
+# EFI system partition's FAT (mkfs.fat, mtools), the firmware that
+# tests/vm_disk.t boots it with
+UEFI_DISK="grub-common dosfstools mtools qemu-efi-aarch64"
 BENCH="libbpf-tools bpftrace"
 VIEW="chromium fonts-dejavu-core python3"
 # make ARCH=arm64 links the target's own libraries, statically: multiarch
@@ -71,10 +79,11 @@ qemu_for() {
 }
 
 # boot_loader_for DEBARCH: GRUB for the lab's bootable disk of a DEBARCH
-# guest (scripts/vm/disk.sh: x86 BIOS for now; an amd64 host's package)
+# guest on a DEBARCH host (scripts/vm/disk.sh: x86 BIOS, arm64 UEFI)
 boot_loader_for() {
 	case "$1" in
 	amd64) echo grub-pc-bin ;;
+	arm64) echo grub-efi-arm64-bin $UEFI_DISK ;;
 	esac
 }
 
@@ -85,7 +94,11 @@ for a in "$@"; do
 	--vm-arm64) pkgs="$pkgs $VM $(qemu_for arm64)" && cross arm64 "$CROSS_ARM64" ;;
 	--vm-x86) pkgs="$pkgs $VM $(qemu_for amd64)" && cross amd64 "$CROSS_X86" ;;
 	--lab) pkgs="$pkgs $LAB $(boot_loader_for "$(dpkg --print-architecture)")" ;;
-	--lab-arm64 | --lab-x86) pkgs="$pkgs $LAB $LAB_FOREIGN" ;;
+	--lab-arm64)
+		pkgs="$pkgs $LAB $LAB_FOREIGN $UEFI_DISK"
+		[ "$(dpkg --print-architecture)" = arm64 ] || foreign=arm64
+		;;
+	--lab-x86) pkgs="$pkgs $LAB $LAB_FOREIGN" ;;
 	--bench) pkgs="$pkgs $BENCH" ;;
 	--view) pkgs="$pkgs $VIEW" ;;
 	--cross-arm64) cross arm64 "$CROSS_ARM64" ;;

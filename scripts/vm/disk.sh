@@ -2,17 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The lab as a disk other VM managers boot (docs/vm.md, "The lab as a
 # bootable disk"): lab.sh's lab.img with a kernel, an initramfs and GRUB
-# of its own, cached under build/vm/:
+# of its own, cached under build/vm/ (VM_ARCH=arm64: build/arm64/vm/):
 #
 #   scripts/vm/disk.sh [KERNEL...]     (default: cloud; make vm-disk)
+#   VM_ARCH=arm64 scripts/vm/disk.sh   (make vm-disk VM_ARCH=arm64)
 #
-#   lab.qcow2   virt-manager, GNOME Boxes, QEMU (compressed)
-#   lab.ova     VirtualBox, VMware: lab.ovf, lab.mf (the SHA-256 sums
-#               of the others), lab-disk1.vmdk (streamOptimized)
+#   lab.qcow2   virt-manager, GNOME Boxes, QEMU, UTM (compressed)
+#   lab.ova     x86 only: VirtualBox, VMware: lab.ovf, lab.mf (the
+#               SHA-256 sums of the others), lab-disk1.vmdk
+#               (streamOptimized)
 #
-# x86 BIOS with GRUB (Debian's grub-pc-bin): what VirtualBox and VMware
-# boot by default, and QEMU's SeaBIOS too. One MBR partition, ext4
-# labelled lab; GRUB's core.img in the gap before it. The initramfs
+# x86: BIOS with GRUB (Debian's grub-pc-bin): what VirtualBox and VMware
+# boot by default, and QEMU's SeaBIOS too; arm64: UEFI with GRUB
+# (grub-efi-arm64-bin) on an EFI system partition. The root file system
+# is ext4 labelled lab, as lab.img; scripts/vm/disk-boot.sh partitions
+# the disk and installs the boot loader of each. The initramfs
 # (scripts/vm/disk-init) loads the disk drivers and starts busybox init
 # on the lab's root; scripts/vm/guest/lab-rc prepares what run.sh --lab's
 # init does and gives a root shell on the serial and the VGA console.
@@ -24,13 +28,12 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/scripts/vm/arch.sh"
 
-GRUB_DIR=/usr/lib/grub/i386-pc
 # room for a student's builds and the scratch file, on top of lab.img's
 EXTRA_MB=1024
 SCRATCH_MB=256
 # what a VM manager's disk may hang on (missing ones are left out): IDE
 # (VirtualBox's and VMware's OVF import, QEMU's default), SATA, virtio
-# (virt-manager), VMware's paravirtual SCSI; NVMe is built in
+# (virt-manager, UTM), VMware's paravirtual SCSI; NVMe is built in
 DISK_MODULES="ata_piix ata_generic ahci sd_mod virtio_pci virtio_blk
 virtio_scsi vmw_pvscsi"
 MEM_MB=2048
@@ -220,24 +223,26 @@ for k in "$@"; do
 	esac
 done
 
-[ "$VM_ARCH" = x86 ] && [ -z "$FOREIGN" ] || cannot "the lab's bootable disk is x86 (BIOS, GRUB) for now"
+# x86's GRUB for BIOS is the host's: an x86 host's only
+[ "$VM_ARCH" = arm64 ] || [ -z "$FOREIGN" ] ||
+	cannot "an x86 lab disk is made on an x86 host (GRUB for BIOS: grub-pc-bin)"
 [ "$(id -u)" -eq 0 ] || cannot "needs root (a loop mount)"
+LAB_OPT=--lab${FOREIGN:+-$VM_ARCH}
+. "$ROOT/scripts/vm/disk-boot.sh"
 # Preflight: every tool before any work, each as TOOL:PACKAGE:OPTION, its
 # Debian package and the scripts/install-deps.sh option that installs it
 # (none: install-deps.sh alone). xz and zstd unpack the kernels' modules
 # (modcat: Debian's 6.12 and later ship .ko.xz).
-for t in qemu-img:qemu-utils:--lab grub-mkimage:grub-common:--lab \
-	sfdisk:fdisk:--lab xz:xz-utils:--lab zstd:zstd:--vm \
+for t in qemu-img:qemu-utils:$LAB_OPT grub-mkimage:grub-common:$LAB_OPT \
+	xz:xz-utils:$LAB_OPT zstd:zstd:--vm \
 	mkfs.ext4:e2fsprogs:--vm e2fsck:e2fsprogs:--vm resize2fs:e2fsprogs:--vm \
-	cpio:cpio:--vm mountpoint:util-linux: flock:util-linux:; do
+	cpio:cpio:--vm mountpoint:util-linux: flock:util-linux: $BOOT_TOOLS; do
 	tool=${t%%:*} opt=${t##*:} pkg=${t#*:}
 	pkg=${pkg%:*}
 	command -v "$tool" >/dev/null 2>&1 ||
 		cannot "$tool missing: scripts/install-deps.sh${opt:+ $opt} installs it (Debian's $pkg)"
 done
-[ -f "$GRUB_DIR/boot.img" ] ||
-	cannot "GRUB for BIOS missing: scripts/install-deps.sh --lab installs it (Debian's grub-pc-bin)"
-[ -f "$VM/lab.img" ] || cannot "no lab image (make vm-lab)"
+[ -f "$VM/lab.img" ] || cannot "no lab image (make vm-lab${FOREIGN:+ VM_ARCH=$VM_ARCH})"
 [ $# -gt 0 ] || set -- cloud
 kvers=$(for k in "$@"; do
 	readlink "$VM/$k" || cannot "kernel $k is not built (make vm-lab)"
@@ -253,6 +258,7 @@ flock -n 9 || {
 	flock 9
 }
 cleanup || cannot "a killed run's $W is still mounted: umount it"
+boot_grub
 # From here on, whatever ends the run undoes its work: exit, Ctrl-C
 # (INT), kill (TERM), a closed terminal (HUP). A shell killed by a signal
 # runs no EXIT trap: each exits instead, with 128 + the signal's number.
@@ -264,12 +270,18 @@ trap 'exit 143' TERM
 hash=$({
 	cat "$VM/.lab.inputs"
 	echo "$kvers"
-	cat "$0" "$ROOT/scripts/vm/disk-init" "$ROOT/scripts/vm/guest/lab-rc"
+	cat "$0" "$ROOT/scripts/vm/disk-boot.sh" "$ROOT/scripts/vm/disk-init" \
+		"$ROOT/scripts/vm/guest/lab-rc" "$GRUB_DIR/kernel.img"
 } | sha256sum)
-[ -f "$VM/lab.qcow2" ] && [ -f "$VM/lab.ova" ] &&
-	[ "$(cat "$VM/.disk-img.inputs" 2>/dev/null)" = "$hash" ] && exit 0
+built() {
+	for _o in $DISKS; do
+		[ -f "$VM/$_o" ] || return 1
+	done
+	[ "$(cat "$VM/.disk-img.inputs" 2>/dev/null)" = "$hash" ]
+}
+built && exit 0
 
-echo "  LABDISK  ${VM#"$ROOT"/}/lab.qcow2, lab.ova" >&2
+echo "  LABDISK  ${VM#"$ROOT"/}/$(echo $DISKS | sed 's/ /, /g')" >&2
 t0=$(date +%s)
 mkdir -p "$W"
 fs=$W/lab.fs
@@ -293,7 +305,7 @@ install -m 755 "$ROOT/scripts/vm/guest/lab-rc" "$m/usr/local/sbin/lab-rc"
 # busybox init: no systemd to start, as run.sh --lab's boot
 cat >"$m/etc/inittab" <<EOF
 ::sysinit:/usr/local/sbin/lab-rc start
-::respawn:/usr/local/sbin/lab-rc console ttyS0
+::respawn:/usr/local/sbin/lab-rc console $CON
 ::respawn:/usr/local/sbin/lab-rc console tty1
 ::ctrlaltdel:/bin/busybox reboot
 ::shutdown:/usr/local/sbin/lab-rc stop
@@ -303,16 +315,14 @@ mkfs.ext4 -q -F -L scratch -E lazy_itable_init=0,lazy_journal_init=0 \
 	"$m/var/lib/workbook/scratch.img" "${SCRATCH_MB}M" >/dev/null
 
 # GRUB: its modules on the lab's root, its menu on both consoles
-mkdir -p "$m/boot/grub/i386-pc"
-cp "$GRUB_DIR"/*.mod "$GRUB_DIR"/*.lst "$m/boot/grub/i386-pc/"
+mkdir -p "$m/boot/grub/$GRUB_TARGET"
+cp "$GRUB_DIR"/*.mod "$GRUB_DIR"/*.lst "$m/boot/grub/$GRUB_TARGET/"
 {
-	echo "serial --unit=0 --speed=115200"
-	echo "terminal_input console serial"
-	echo "terminal_output console serial"
+	boot_terminal
 	echo "set timeout=2"
 	for kv in $kvers; do
 		echo "menuentry 'Workbook lab, Linux $kv' {"
-		echo "	linux /boot/vmlinuz-$kv root=LABEL=lab console=tty0 console=ttyS0,115200 quiet panic=10"
+		echo "	linux /boot/vmlinuz-$kv root=LABEL=lab console=tty0 console=$CON,115200 quiet panic=10"
 		echo "	initrd /boot/initrd.img-$kv"
 		echo "}"
 	done
@@ -320,31 +330,28 @@ cp "$GRUB_DIR"/*.mod "$GRUB_DIR"/*.lst "$m/boot/grub/i386-pc/"
 unmount || die "cannot unmount the lab's file system"
 e2fsck -fp "$fs" >/dev/null || die "the lab disk's file system does not check clean"
 
-# The disk: MBR, core.img in sectors 1 to 2047, the partition from 1 MiB
+# The disk: its partitions, the file system in one, the boot loader
 raw=$W/raw
-truncate -s $((fs_mb + 1))M "$raw"
-echo "start=2048, type=83, bootable" | sfdisk -q "$raw" || die "sfdisk failed"
-dd if="$fs" of="$raw" bs=1M seek=1 conv=notrunc,sparse status=none
-rm -f "$fs"
 printf 'search --no-floppy --label lab --set=root\nset prefix=($root)/boot/grub\n' \
 	>"$W/core.cfg"
-grub-mkimage -O i386-pc -d "$GRUB_DIR" -c "$W/core.cfg" -p /boot/grub \
-	-o "$W/core.img" biosdisk part_msdos ext2 search search_label \
-	normal configfile linux serial terminal echo test gzio
-[ "$(stat -c %s "$W/core.img")" -le $((2047 * 512)) ] || die "core.img too large"
-# boot.img's code (the partition table after it stays) loads sector 1,
-# core.img's first sector, which lists its others: 2 onwards
-dd if="$GRUB_DIR/boot.img" of="$raw" bs=440 count=1 conv=notrunc status=none
-dd if="$W/core.img" of="$raw" bs=512 seek=1 conv=notrunc status=none
+boot_disk "$raw" "$fs" "$fs_mb"
+rm -f "$fs"
 
 qemu-img convert -c -f raw -O qcow2 "$raw" "$W/lab.qcow2"
-o=$W/ova.d
-mkdir -p "$o"
-qemu-img convert -f raw -O vmdk -o subformat=streamOptimized,adapter_type=ide \
-	"$raw" "$o/lab-disk1.vmdk"
-ovf "$(stat -c %s "$raw")" "$(stat -c %s "$o/lab-disk1.vmdk")" >"$o/lab.ovf"
-ova "$o" "$W/lab.ova" || die "cannot pack lab.ova"
-mv "$W/lab.qcow2" "$VM/lab.qcow2"
-mv "$W/lab.ova" "$VM/lab.ova"
+case " $DISKS " in
+*" lab.ova "*)
+	o=$W/ova.d
+	mkdir -p "$o"
+	qemu-img convert -f raw -O vmdk -o subformat=streamOptimized,adapter_type=ide \
+		"$raw" "$o/lab-disk1.vmdk"
+	ovf "$(stat -c %s "$raw")" "$(stat -c %s "$o/lab-disk1.vmdk")" >"$o/lab.ovf"
+	ova "$o" "$W/lab.ova" || die "cannot pack lab.ova"
+	;;
+esac
+for o in $DISKS; do
+	mv "$W/$o" "$VM/$o"
+done
 echo "$hash" >"$VM/.disk-img.inputs"
-echo "  LABDISK  took $(($(date +%s) - t0)) s: lab.qcow2 $(du -m "$VM/lab.qcow2" | cut -f1) MB, lab.ova $(du -m "$VM/lab.ova" | cut -f1) MB" >&2
+echo "  LABDISK  took $(($(date +%s) - t0)) s:$(for o in $DISKS; do
+	printf ' %s %s MB' "$o" "$(du -m "$VM/$o" | cut -f1)"
+done)" >&2
