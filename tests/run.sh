@@ -20,7 +20,7 @@ TEST_FAILURES=$PWD/build/test-failures.log
 export TEST_FAILURES
 : >"$TEST_FAILURES"
 prove --exec sh --timer -j "${TEST_JOBS:-2}" \
-	--rules='seq=tests/{cross,vm_arm64,vm_power_arm64,vm_lab_arm64}.t' --rules='seq=**' "$@"
+	--rules='seq=tests/{cross,vm_arm64,vm_power_arm64,vm_lab_arm64,vm_disk_arm64}.t' --rules='seq=**' "$@"
 rc=$?
 if [ -s "$TEST_FAILURES" ]; then
 	n=$(wc -l <"$TEST_FAILURES")
