@@ -75,14 +75,13 @@ arm64)
 		[ -f "$GRUB_DIR/kernel.img" ] && [ "$(cat "$VM/grub/version" 2>/dev/null)" = "$_v" ] &&
 			return 0
 		mkdir -p "$VM/debs"
-		_d=$(ls "$VM/debs/grub-efi-arm64-bin_$(echo "$_v" | sed 's/:/%3a/')_arm64.deb" 2>/dev/null) ||
-			_d=
-		if [ -z "$_d" ]; then
+		# apt's name for it (an epoch's colon as %3a)
+		_d=$VM/debs/grub-efi-arm64-bin_$(echo "$_v" | sed 's/:/%3a/')_arm64.deb
+		if [ ! -f "$_d" ]; then
 			echo "  APT      grub-efi-arm64-bin $_v (arm64)" >&2
 			(cd "$VM/debs" && apt-get download -q -o APT::Sandbox::User=root \
-				"grub-efi-arm64-bin:arm64=$_v" >/dev/null) ||
-				cannot "cannot download grub-efi-arm64-bin:arm64=$_v (scripts/install-deps.sh --vm-arm64 adds arm64 to dpkg's architectures)"
-			_d=$(ls "$VM/debs/grub-efi-arm64-bin_"*"_arm64.deb" | tail -n 1)
+				"grub-efi-arm64-bin:arm64=$_v" >/dev/null) && [ -f "$_d" ] ||
+				cannot "cannot download grub-efi-arm64-bin:arm64=$_v (scripts/install-deps.sh --lab-arm64 adds arm64 to dpkg's architectures)"
 		fi
 		rm -rf "$VM/grub" && mkdir -p "$VM/grub"
 		dpkg-deb --fsys-tarfile "$_d" |
