@@ -147,9 +147,12 @@ smoke() {
 	# default): lab-rc waits there rather than exiting (init would
 	# start it again and again); ttyS3 has no UART in QEMU's pc,
 	# ttyAMA1 none in its virt
-	type_cmd "/usr/local/sbin/lab-rc console $NOPORT & sleep 2;" \
+	# (until it sleeps or is gone: a loaded guest takes its time)
+	type_cmd "/usr/local/sbin/lab-rc console $NOPORT & i=0;" \
+		'until [ "$(ps -o comm= -p $!)" = sleep ] || ! kill -0 $! 2>/dev/null ||' \
+		'[ $i -gt 300 ]; do sleep 0.2; i=$((i + 1)); done;' \
 		'echo "NO""PORT=$(ps -o comm= -p $!)"; kill $!; wait'
-	wait_for '^NOPORT=' 30
+	wait_for '^NOPORT=' 90
 	is "$(guest NOPORT)" sleep "$1: lab-rc's shell on a console with no port waits (sleep), not exits"
 	lab_smoke "$1"
 	lab_check "$1"
