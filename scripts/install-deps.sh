@@ -112,21 +112,29 @@ if [ -n "$check" ]; then
 fi
 
 need=$(missing $pkgs)
-[ -z "$need" ] && exit 0
+# A foreign architecture dpkg does not know yet: added even when every
+# package is there (--lab-arm64 fetches GRUB's arm64 .deb, installs none).
+add_arch=
+if [ -n "$foreign" ] && ! dpkg --print-foreign-architectures | grep -qx "$foreign"; then
+	add_arch=$foreign
+fi
+[ -z "$need$add_arch" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "install-deps.sh: need root to install:" $need >&2
+	echo "install-deps.sh: need root to install:" $need ${add_arch:+"(and to add $add_arch to dpkg's architectures)"} >&2
 	exit 1
 fi
-echo "Installing:" $need
 export DEBIAN_FRONTEND=noninteractive
 refresh=
-if [ -n "$foreign" ] && ! dpkg --print-foreign-architectures | grep -qx "$foreign"; then
-	dpkg --add-architecture "$foreign"
-	refresh=1	# the lists know no $foreign package yet
+if [ -n "$add_arch" ]; then
+	echo "Adding $add_arch to dpkg's architectures"
+	dpkg --add-architecture "$add_arch"
+	refresh=1	# the lists know no $add_arch package yet
 fi
 # Refresh package lists once if they are missing or a day old.
 if [ -n "$refresh" ] ||
 	[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null | head -1)" ]; then
 	apt-get update -qq
 fi
+[ -z "$need" ] && exit 0
+echo "Installing:" $need
 apt-get install -y -qq --no-install-recommends $need >/dev/null

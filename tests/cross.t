@@ -35,6 +35,49 @@ check "ARCH in the environment is no cross build" grep -q -- '-D__TARGET_ARCH_x8
 make -n test ARCH=arm64 >"$T_TMP/test" 2>&1
 check "make test ARCH=arm64 stops: the programs cannot run here" grep -q 'runs the programs' "$T_TMP/test"
 
+# --- scripts/install-deps.sh's foreign architecture, with stand-ins for
+# dpkg and apt-get that log their calls: --lab-arm64 installs no arm64
+# package but fetches GRUB's arm64 .deb, so it adds arm64 to dpkg's
+# architectures even when every package is already installed.
+F=$T_TMP/fake
+mkdir -p "$F"
+cat >"$F/dpkg-query" <<'FAKE'
+#!/bin/sh
+echo "install ok installed"
+FAKE
+cat >"$F/dpkg" <<'FAKE'
+#!/bin/sh
+case "$1" in
+--print-architecture) echo amd64 ;;
+--print-foreign-architectures) cat "$FAKE_DIR/archs" 2>/dev/null ;;
+*) echo "dpkg $*" >>"$FAKE_DIR/calls"; echo "$2" >>"$FAKE_DIR/archs" ;;
+esac
+FAKE
+cat >"$F/apt-get" <<'FAKE'
+#!/bin/sh
+echo "apt-get $*" >>"$FAKE_DIR/calls"
+FAKE
+chmod +x "$F/dpkg-query" "$F/dpkg" "$F/apt-get"
+deps() {
+	FAKE_DIR=$F PATH=$F:$PATH scripts/install-deps.sh "$@" >"$T_TMP/deps.out" 2>&1
+}
+if [ "$(id -u)" -eq 0 ]; then
+	rm -f "$F/calls" "$F/archs"
+	deps --lab-arm64
+	is "$?" 0 "install-deps.sh --lab-arm64, all installed: exits 0"
+	check "... and adds arm64 to dpkg's architectures" grep -qx 'dpkg --add-architecture arm64' "$F/calls"
+	check "... refreshes the lists, so GRUB's arm64 .deb can be fetched" grep -q '^apt-get update' "$F/calls"
+	! grep -q '^apt-get install' "$F/calls"
+	ok $? "... and installs nothing"
+	rm -f "$F/calls"
+	deps --lab-arm64
+	is "$?$(cat "$F/calls" 2>/dev/null)" 0 "run again: nothing to do, nothing run"
+else
+	skip "install-deps.sh --lab-arm64" "needs root (it would add an architecture)"
+fi
+deps --bogus
+is "$?" 2 "install-deps.sh --bogus exits 2"
+
 # --- the cross build
 if ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
 	skip "make ARCH=arm64" "no aarch64-linux-gnu-gcc (scripts/install-deps.sh --cross-arm64)"
