@@ -60,58 +60,61 @@ ex_first_unfinished() {
 	done
 }
 
-# ex_bad_needs: the first exercise whose NEEDS has a kind ex_unmet does
-# not know (it would count as met), as "exercise ID: unknown NEEDS kind
+# Each NEEDS kind is a function, needs_KIND ARG: what this kernel lacks
+# of it, in words; nothing if it has it. A kind with no function is
+# unknown (ex_bad_needs).
+needs_tp() {
+	tp_in_btf "$1" ||
+		echo "this kernel ($(uname -r)) has no $1 tracepoint${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
+}
+
+needs_biodev() {
+	bio_dev_ok ||
+		echo "this kernel has neither device-mapper nor zram: no bio-based disk${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
+}
+
+# the verifier asked, not the release: distribution kernels backport.
+# Not root (2: cannot tell): the load step says.
+needs_atomics() {
+	"${CHECK_BPF_OBJ:-$BIN/bpf_obj}" atomics 2>/dev/null
+	[ $? -ne 1 ] ||
+		echo "this kernel's verifier has no BPF atomics (5.12)${NEEDS_NOTE:+: $NEEDS_NOTE}"
+}
+
+needs_doors() {
+	case ",$1," in
+	*",$DOOR,"*) return ;;
+	esac
+	[ "$DOOR" = auto ] ||
+		echo "DOOR=$DOOR: this exercise is about the $(echo "$1" |
+			sed 's/,/ and /g') doors${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
+}
+
+needs_fdoor() {
+	fdoor_missing
+}
+
+# ex_bad_needs: the first exercise whose NEEDS has a kind with no
+# needs_KIND (it would count as met), as "exercise ID: unknown NEEDS kind
 # 'KIND'"; nothing if every kind is known
 ex_bad_needs() {
 	for _id in $(ex_ids); do
 		ex_load "$_id"
 		for _n in $NEEDS; do
-			case $_n in
-			tp:* | biodev | atomics | doors:* | fdoor) ;;
-			*)
-				echo "exercise $_id: unknown NEEDS kind '${_n%%:*}' (exercises/$_id/spec)"
-				return
-				;;
-			esac
+			command -v "needs_${_n%%:*}" >/dev/null 2>&1 && continue
+			echo "exercise $_id: unknown NEEDS kind '${_n%%:*}' (exercises/$_id/spec)"
+			return
 		done
 	done
 }
 
-# ex_unmet: what this kernel lacks of the loaded spec's NEEDS, in words;
-# nothing if it has it all
+# ex_unmet: what this kernel lacks of the loaded spec's NEEDS, in words
+# (the first unmet one); nothing if it has it all
 ex_unmet() {
 	for _n in $NEEDS; do
-		case $_n in
-		tp:*)
-			tp_in_btf "${_n#tp:}" && continue
-			echo "this kernel ($(uname -r)) has no ${_n#tp:} tracepoint${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
-			;;
-		biodev)
-			bio_dev_ok && continue
-			echo "this kernel has neither device-mapper nor zram: no bio-based disk${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
-			;;
-		atomics)
-			# the verifier asked, not the release: distribution kernels
-			# backport. Not root (2: cannot tell): the load step says.
-			"${CHECK_BPF_OBJ:-$BIN/bpf_obj}" atomics 2>/dev/null
-			[ $? -ne 1 ] && continue
-			echo "this kernel's verifier has no BPF atomics (5.12)${NEEDS_NOTE:+: $NEEDS_NOTE}"
-			;;
-		doors:*)
-			case ",${_n#doors:}," in
-			*",$DOOR,"*) continue ;;
-			esac
-			[ "$DOOR" = auto ] && continue
-			echo "DOOR=$DOOR: this exercise is about the $(echo "${_n#doors:}" |
-				sed 's/,/ and /g') doors${NEEDS_NOTE:+ ($NEEDS_NOTE)}"
-			;;
-		fdoor)
-			_w=$(fdoor_missing)
-			[ -z "$_w" ] && continue
-			echo "$_w"
-			;;
-		esac
+		_w=$("needs_${_n%%:*}" "${_n#*:}")
+		[ -z "$_w" ] && continue
+		echo "$_w"
 		return
 	done
 	# what a run step found in this kernel and door (check_one)
