@@ -20,8 +20,8 @@ static void summary_json(FILE *out, const struct btt_hists *h, const struct tree
 	if (!env.quiet)
 		fprintf(out, ",\"bios\":%llu", c->bios);
 	fprintf(out, "},\"in_flight\":{\"at_start\":%llu,\"at_exit\":%llu,\"calls_at_exit\":%llu},"
-		"\"unfinished\":%llu,\"stacked_unlinked\":%llu", c->no_submit, c->no_end,
-		c->no_return, c->unfinished, c->unlinked);
+		"\"unfinished\":%llu,\"late\":%llu,\"stacked_unlinked\":%llu", c->no_submit,
+		c->no_end, c->no_return, c->unfinished, c->late, c->unlinked);
 	lost_json(out, l, n);
 	fprintf(out, "}\n");
 }
@@ -46,6 +46,9 @@ void tree_summary_print(FILE *out, const struct btt_hists *h, const struct tree_
 	if (c->unfinished)
 		fprintf(out, "Unfinished: %llu bios printed without their end after %g s with no "
 			"event (--tree-timeout)\n", c->unfinished, c->tree_timeout);
+	if (c->late)
+		fprintf(out, "Late: %llu events of those bios came after their tree was "
+			"printed\n", c->late);
 	if (c->unlinked)
 		fprintf(out, "Stacked: %llu bios a loop worker sent below while which of its "
 			"requests it served was not known: not linked\n", c->unlinked);

@@ -18,6 +18,7 @@ struct tree_counts {
 	unsigned long long no_end;	/* without their end at exit */
 	unsigned long long no_return;	/* calls without their return (-r) */
 	unsigned long long unfinished;	/* printed without their end by --tree-timeout */
+	unsigned long long late;	/* their events that came after: not new bios */
 	unsigned long long unlinked;	/* sent below by a loop worker, for a bio not known */
 	double tree_timeout;		/* its seconds */
 };

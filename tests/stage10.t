@@ -208,18 +208,28 @@ elif start "$S" -a tracepoint -d "${tt_up#/dev/}" --tree-timeout 1; then
 	ok $? "$t: the write's tree printed without its end"
 	check "$t: ... while the run goes on" kill -0 $TPID
 	check "$t: ... and the write still waits (its end never came)" kill -0 $wpid
+	# thawed while ctracer runs: the write ends (O_DIRECT: its bio's end
+	# came before pwrite() returned), late
+	fsfreeze --unfreeze "$tt_mnt"
+	wait $wpid
+	is "$?" 0 "$t: thawed, the write ends"
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
 	eval "$(tree "$T_TMP/out" 2048 block_bio_queue block_rq_complete)"
 	is "$TREES" 1 "$t: one tree for the write at sector 2048"
 	is "$OP" WRITE "$t: a WRITE"
+	addr=$(echo "$HDR" | awk '{ print $2 }')
+	addr=${addr%:}
+	is "$(grep -c "^bio $addr:" "$T_TMP/out")" 1 \
+		"$t: its late end starts no tree of its own (bio $addr)"
 	check "$t: counted as unfinished" \
 		grep -qx "Unfinished: 1 bios printed without their end after 1 s with no event (--tree-timeout)" \
 		"$T_TMP/out"
+	check "$t: its end counted late" \
+		grep -Eqx "Late: [1-9][0-9]* events of those bios came after their tree was printed" \
+		"$T_TMP/out"
 	check "$t: not counted as in flight at exit" \
 		sh -c "! grep -q 'at exit: [1-9][0-9]* bios without their end' '$T_TMP/out'"
-	fsfreeze --unfreeze "$tt_mnt"
-	wait $wpid
 else
 	ok 1 "$t: starts"
 fi

@@ -346,8 +346,8 @@ static struct bio_trees trees = {
 /* After its end a bio is still handed to a few functions (its bi_end_io …). */
 #define TREE_GRACE 0.1
 
-/* unfinished: trees closed by --tree-timeout */
-static unsigned long long n_bios, no_end, no_submit, no_return, late_returns, unfinished;
+/* unfinished: trees closed by --tree-timeout; late: their events after */
+static unsigned long long n_bios, no_end, no_submit, no_return, late_returns, unfinished, late;
 static struct btt_hists btt;	/* where the bios' time went, per phase */
 
 /* The bio above it was sent for, or the bio it is chained to: 0, none. */
@@ -457,6 +457,35 @@ static void print_tree(const struct bio_tree *t)
 }
 
 /*
+ * The last bios whose tree --tree-timeout printed without their end: an
+ * event of theirs that comes after is late (counted), not a new bio. Its
+ * address reused (a begin or a submit) is a new bio.
+ */
+#define TIMED_OUT_MAX 256
+static __u64 timed_out[TIMED_OUT_MAX];
+static unsigned int n_timed_out;
+
+static void timed_out_add(__u64 bio)
+{
+	timed_out[n_timed_out++ % TIMED_OUT_MAX] = bio;
+}
+
+/* Was bio timed out? Forget it if it was and has a new life now. */
+static bool timed_out_seen(__u64 bio, bool new_life)
+{
+	unsigned int n = n_timed_out < TIMED_OUT_MAX ? n_timed_out : TIMED_OUT_MAX;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (timed_out[i] != bio)
+			continue;
+		if (new_life)
+			timed_out[i] = 0;
+		return !new_life;
+	}
+	return false;
+}
+
+/*
  * Print and forget the trees ended before `before` (all, when all), and
  * those still without an end that had no event for --tree-timeout (an
  * end dropped or never sent): the memory they hold is bounded.
@@ -469,6 +498,8 @@ static void flush_trees(double before, bool all)
 
 	for (int i = 0; i < n; i++) {
 		print_tree(out[i]);
+		if (!(out[i]->flags & CT_END))
+			timed_out_add(out[i]->bio);
 		bio_tree_free(out[i]);
 	}
 	free(out);
@@ -490,6 +521,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 	}
 	if (!t && (e->flags & CT_RET)) {
 		late_returns++;	/* its tree was printed already */
+		return 0;
+	}
+	if (!t && n_timed_out && timed_out_seen(e->bio, e->flags & (CT_BEGIN | CT_SUBMIT))) {
+		late++;
 		return 0;
 	}
 	n_bios += !t;
@@ -541,7 +576,7 @@ static void summary(struct ctracer_bpf *skel, const __u64 *total)
 
 	tree_summary_print(stdout, &btt, &(struct tree_counts){ .hits = total[CT_EVENTS],
 			   .bios = n_bios, .no_submit = no_submit, .no_end = no_end,
-			   .no_return = no_return, .unfinished = unfinished,
+			   .no_return = no_return, .unfinished = unfinished, .late = late,
 			   .unlinked = total[CT_STACK_UNLINKED],
 			   .tree_timeout = opt.tree_timeout }, lost, ARRAY_SIZE(lost));
 }
