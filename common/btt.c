@@ -82,13 +82,17 @@ char *btt_line(char *buf, size_t len, const struct btt_marks *m)
 
 void btt_add(struct btt_hists *h, const struct btt_marks *m)
 {
+	unsigned int slot;
 	__u64 ns;
 	int p;
 
 	for (p = 0; p < BTT_PHASES; p++) {
 		if (!btt_phase(m, p, &ns))
 			continue;
-		h->slots[p][hist_slot(ns / 1000)]++;
+		slot = hist_slot(ns / 1000);
+		if (slot >= HIST_SLOTS)		/* 71 minutes or more: the last slot */
+			slot = HIST_SLOTS - 1;
+		h->slots[p][slot]++;
 		h->count[p]++;
 		h->sum_ns[p] += ns;
 	}

@@ -8,7 +8,7 @@
 int main(void)
 {
 	struct btt_marks m = { 0 };
-	struct btt_hists *h = calloc(1, sizeof(*h));
+	struct btt_hists *h = calloc(1, sizeof(*h)), *big = calloc(1, sizeof(*big));
 	char line[160], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -49,6 +49,16 @@ int main(void)
 	memset(&m, 0, sizeof(m));
 	btt_mark(&m, "block_bio_queue", false, 5);
 	ok(!btt_phase(&m, BTT_Q2C, &ns), "in flight: no Q2C");
+
+	/* a bio held 2^33 us (a frozen file system): the last slot, not past it */
+	memset(&m, 0, sizeof(m));
+	btt_mark(&m, "block_bio_queue", false, 1000);
+	btt_mark(&m, "block_rq_complete", true, 1000 + (1ULL << 33) * 1000);
+	if (big) {
+		btt_add(big, &m);
+		is_int((int)big->slots[BTT_Q2C][HIST_SLOTS - 1], 1, "2^33 us: in the last slot");
+		free(big);
+	}
 
 	is_int((int)h->count[BTT_Q2C], 2, "two bios in Q2C");
 	is_int((int)h->count[BTT_D2C], 1, "one in D2C");
