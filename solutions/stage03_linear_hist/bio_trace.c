@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Stage 03, solved: bio latency as a linear histogram, 1 ms a bucket,
- * printed at the end or, with -i, every interval (then cleared).
+ * printed at the end or, with -i, every interval (what it gained since).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +22,7 @@ static const struct probe_point *const points[] = {
 static int interval_s;	/* -i: print every so many seconds, 0 = at the end */
 
 static const struct argp_option options[] = {
-	{ "interval", 'i', "SECONDS", 0, "Print and clear the histogram every SECONDS", 0 },
+	{ "interval", 'i', "SECONDS", 0, "Print the histogram of each SECONDS", 0 },
 	{},
 };
 
@@ -51,11 +51,18 @@ static const struct argp argp = {
 	       "  bio_trace -d sda -i 1        # one disk, every second",
 };
 
+/*
+ * -i: the counts already printed. Each interval shows what the slots
+ * gained since: clearing them instead would lose the completions that
+ * come between the read and the clear (stage 00's Pitfalls).
+ */
+static __u64 shown[HIST_SLOTS];
+
 /* Buckets from the first to the last one used; the last slot is 100 ms and up. */
 static int print_hist(void *arg)
 {
 	int fd = bpf_map__fd(((struct bio_trace_bpf *)arg)->maps.hist);
-	__u64 count[HIST_SLOTS] = {}, most = 0, zero = 0;
+	__u64 count[HIST_SLOTS] = {}, most = 0, total;
 	int first = -1, last = -1;
 	char when[16];
 	time_t now;
@@ -66,8 +73,9 @@ static int print_hist(void *arg)
 				strerror(errno));
 			return -1;
 		}
-		if (interval_s)
-			bpf_map_update_elem(fd, &i, &zero, BPF_ANY);
+		total = count[i];
+		count[i] -= shown[i];
+		shown[i] = total;
 		if (!count[i])
 			continue;
 		if (first < 0)
