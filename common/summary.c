@@ -220,9 +220,10 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	missed = d->kprobe_missed + recursion_misses(d->obj);
 	/*
 	 * A completion without a start began before tracing did (the start
-	 * point is attached last, doors.c); a start left in the map is I/O
-	 * not finished when tracing ended. Unless
-	 * a start or an end was itself lost (a full map, a missed run): then
+	 * point is attached last, doors.c), or in the function doors was a
+	 * stacked driver's bio sent below submit_bio(); a start left in the
+	 * map is I/O not finished when tracing ended. Unless a start or an
+	 * end was itself lost (a full map, a missed run): then
 	 * they may be its other half, and are counted as lost too.
 	 */
 	at_start = total[STAT_NO_START];

@@ -25,7 +25,7 @@ struct {
 /*
  * The histogram: one counter per log2 slot of microseconds. Per-CPU, so
  * an I/O adds to its own CPU's copy with no atomic and no shared cache
- * line; user space adds the copies up once a second.
+ * line; user space adds the copies up once per interval (-i).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -80,7 +80,7 @@ static const struct argp argp = {
 	       "  tracex3 -d loop0 -i 5      # one disk, a row per 5 seconds\n"
 	       "  tracex3 -b                 # a histogram of bars per interval\n"
 	       "  tracex3 --heatmap run.html # also a page of every interval, at exit\n"
-	       "  tracex3 --duration 10 -q   # the summary only, after 10 seconds",
+	       "  tracex3 --duration 10 -q   # no rows: the histogram and the summary, after 10 s",
 };
 
 struct view {

@@ -53,7 +53,7 @@ struct ct_event {
 	__u32 dev;		/* its disk, as the kernel numbers it (MAJOR << 20 | MINOR) */
 	__u16 cpu;
 	__u8 status;		/* bi_status, or the request's error at completion */
-	__u8 flags;		/* CT_SUBMIT, CT_END, CT_RET */
+	__u8 flags;		/* CT_BEGIN, CT_SUBMIT, CT_END, CT_RET, CT_STACKED */
 	__u8 ctx;		/* enum ct_ctx */
 	char comm[CT_COMM_LEN];
 };

@@ -32,7 +32,7 @@ struct {
  * The histograms: one counter per log2 slot of microseconds, the reads'
  * in slots 0 … HIST_SLOTS - 1, the writes' in the HIST_SLOTS after.
  * Per-CPU, so an I/O adds to its own CPU's copy with no atomic and no
- * shared cache line; user space adds the copies up once a second.
+ * shared cache line; user space adds the copies up once per interval (-i).
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

@@ -42,7 +42,7 @@ struct {
 /*
  * Lesson#4: the slowest bio so far, records per CPU. Each CPU only writes
  * its own, so no lock is needed (bpf_spin_lock is refused in kprobe
- * and tracepoint programs); user space merges them all.
+ * and classic tracepoint programs); user space merges them all.
  *
  * One record per nesting level: in the tracepoint door the two completion
  * programs (block_rq_complete, block_bio_complete) are different programs,

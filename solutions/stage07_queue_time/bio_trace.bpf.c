@@ -42,7 +42,7 @@ struct {
 } start SEC(".maps");
 
 /*
- * Lesson#3: a ring buffer carries one event per bio to user space, to
+ * Lesson#3: a ring buffer carries one event per request to user space, to
  * this run's reader only (bpf_printk's trace buffer is shared by every
  * program on the machine). Its size is in bytes; a full one is counted.
  */
