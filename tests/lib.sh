@@ -340,6 +340,15 @@ slow_dev_cleanup() {
 	fi
 }
 
+# page_kb: the kernel's page size in KiB (4; 16 on arm64-16k), from the
+# pages mincore() counts in a 64 KiB file (pc_reader -m)
+page_kb() {
+	dd if=/dev/zero of="$T_TMP/page_kb" bs=65536 count=1 2>/dev/null || return 1
+	_n=$("$BIN/pc_reader" -m "$T_TMP/page_kb" | sed -n 's/^resident [0-9]* of \([0-9]*\) pages$/\1/p')
+	rm -f "$T_TMP/page_kb"
+	[ "${_n:-0}" -gt 0 ] && echo $((64 / _n))
+}
+
 # pc_residency FILE: "BEFORE AFTER" from the output of pc_reader -v: the
 # file's resident pages right before its first read and right after its
 # last, measured by the reader itself ("none" where it printed none).
