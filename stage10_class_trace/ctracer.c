@@ -177,8 +177,10 @@ static int discover(const char *name)
 /* What a function means for a bio's life; the rest only pass it along. */
 static __u8 func_flags(const char *fn)
 {
-	/* a new bio; a split's part may meet bio_init() only inlined */
-	if (!strcmp(fn, "bio_init") || !strcmp(fn, "bio_chain"))
+	/* a new bio, its disk set inside; a split's part may meet bio_init() only inlined */
+	if (!strcmp(fn, "bio_init"))
+		return CT_BEGIN | CT_NO_DISK;
+	if (!strcmp(fn, "bio_chain"))
 		return CT_BEGIN;
 	if (!strcmp(fn, "submit_bio") || !strcmp(fn, "submit_bio_noacct"))
 		return CT_SUBMIT;

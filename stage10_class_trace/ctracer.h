@@ -28,6 +28,7 @@ enum ct_tp {
 #define CT_END		0x4	/* ended: bio_endio(), a completion */
 #define CT_RET		0x8	/* a function returned (-r): no fields read */
 #define CT_STACKED	0x10	/* parent: the bio a stacked device sent this one for */
+#define CT_NO_DISK	0x20	/* bio_init(): the bio's disk is not set yet (-d) */
 
 /* Where the event ran (ct_event.ctx), from the CPU's preempt count. */
 enum ct_ctx {

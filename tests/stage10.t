@@ -126,7 +126,11 @@ for door in $TEST_DOORS; do
 	*"no end seen"* | *"no submit seen"* | "") ok 1 "$t: whole life seen ($HDR)" ;;
 	*) ok 0 "$t: whole life seen" ;;
 	esac
-	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	# events the kernel skipped and counted (a kprobe or a recursion
+	# miss: an interrupt's event while a program ran on its CPU, seen on a
+	# loaded host) are said; nothing else may be lost
+	is "$(grep '^Lost: ' "$T_TMP/out" | grep -v ' events missed by ' | grep -vx 'Lost: none')" "" \
+		"$t: nothing lost but events the kernel counted as missed ($(grep '^Lost: ' "$T_TMP/out" | tr '\n' ' '))"
 	check "$t: each line names its context" awk '/^ +[0-9]+\.[0-9]+ us / &&
 		$4 !~ /^(task|softirq|hardirq|nmi|irq)$/ { bad = 1 } END { exit bad }' "$T_TMP/out"
 	# a bio is submitted, and a request issued, by a task (the reader,
@@ -171,6 +175,36 @@ for door in $TEST_DOORS; do
 	check "$t: -p: its end seen in another context" test "$END" -gt "$SUB"
 	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
 	is "$TREES" 0 "$t: -p: another process's bio not shown"
+
+	# -p under -d when the followed bio's address comes back in another
+	# process's bio: one AIO read each (bio_io -A: the bio from the block
+	# layer's pool, whose slab hands out the last one freed on a CPU
+	# first), both on CPU 0. At bio_init() the new bio's disk is not set
+	# (zeroed memory where init_on_alloc is on, as in Debian's kernels):
+	# it must still end the old life, or the other process's bio passes
+	# as the followed one's.
+	[ "$door" = tracepoint ] && continue
+	if ! command -v taskset >/dev/null 2>&1; then
+		skip "$t: -p, the followed bio's address used again" "needs taskset"
+		continue
+	fi
+	rm -f "$gate"
+	: >"$T_TMP/io.out"
+	taskset -c 0 "$BIN/bio_io" -A -g "$gate" "/dev/$DEV" 4096 >"$T_TMP/io.out" 2>&1 &
+	iop=$!
+	wait_for 30 grep -q '^pid ' "$T_TMP/io.out"
+	start "$S" -a "$door" -d "$DEV" -p "$iop" || { ok 1 "$t: -p again: starts"; kill $iop; continue; }
+	touch "$gate"
+	wait $iop
+	is "$?" 0 "$t: -p again: its AIO read at sector 4096 done"
+	taskset -c 0 "$BIN/bio_io" -A "/dev/$DEV" 1024 >"$T_TMP/io2.out" 2>&1
+	is "$?" 0 "$t: -p again: then another process's, at sector 1024, on the same CPU"
+	stop
+	eval "$(tree "$T_TMP/out" 4096 $subp $endp)"
+	is "$TREES" 1 "$t: -p again: its bio shown"
+	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
+	is "$TREES" 0 "$t: -p again: the other process's bio not shown, whatever its address"
+	[ "$TREES" -eq 0 ] || sed -n '/^bio 0x/,$p' "$T_TMP/out" | head -n 30 | sed 's/^/#   /'
 done
 
 if [ -n "${TEST_SMOKE:-}" ]; then

@@ -50,7 +50,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, u64);	/* struct bio * */
-	__type(value, u8);
+	__type(value, u8);	/* FOLLOWED, FOLLOWED_ENDED (followed_bio()) */
 } followed SEC(".maps");
 
 /*
@@ -243,33 +243,50 @@ static __always_inline bool in_range(u64 sector, u32 size)
 /*
  * -p, -s: is this bio one of those followed? Its submit decides. In the
  * function doors it stays followed after its end (its bi_end_io and the
- * returns come after bio_endio()) until its address begins a new life
- * in bio_init(); the tracepoint door sees no bio_init(): there its end
- * ends it. A part bio_split() cut off a followed bio (parent: the bio it
+ * returns come after bio_endio()) until its address begins a new life:
+ * in bio_init(), or where that is inlined (bio_alloc_bioset()) at the
+ * next submit, which decides again; the tracepoint door sees no
+ * bio_init(): there its end ends it. A part bio_split() cut off a followed bio (parent: the bio it
  * is chained to) is followed too, wherever its sectors lie: -s and -p
  * choose the bio a program submitted, and its parts belong to it. Its
  * first event followed is a new life (FOLLOW_NEW): the part's address
  * may be a part's before it, already ended (a slow disk, an emulated CPU).
  */
 enum { FOLLOW_NO, FOLLOW_YES, FOLLOW_NEW };
+#define FOLLOWED	1
+#define FOLLOWED_ENDED	2	/* function doors: after its end, until a new life */
 
 static __always_inline int followed_bio(u64 bio, u64 parent, u8 flags, u64 sector,
 					u32 size, bool functions)
 {
-	u8 one = 1;
+	u8 one = FOLLOWED, *f;
 
 	if (flags & CT_BEGIN) {
 		bpf_map_delete_elem(&followed, &bio);
 		if (functions)	/* bio_init(): its fields are still the last life's */
 			return FOLLOW_NO;
-	} else if ((flags & CT_SUBMIT) &&
-		   (!targ_pid || bpf_get_current_pid_tgid() >> 32 == targ_pid) &&
-		   (!targ_sectors || in_range(sector, size))) {
-		if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
-			ct_inc(CT_PID_FULL);
-		return FOLLOW_YES;
-	} else if ((flags & CT_END) && !functions) {
-		return bpf_map_delete_elem(&followed, &bio) ? FOLLOW_NO : FOLLOW_YES;
+	} else if (flags & CT_SUBMIT) {
+		/* submitted again before its end (a split's rest): still followed */
+		f = bpf_map_lookup_elem(&followed, &bio);
+		if (f && *f == FOLLOWED)
+			return FOLLOW_YES;
+		/* else a new life, bio_init() inlined or not seen: decided here */
+		if ((!targ_pid || bpf_get_current_pid_tgid() >> 32 == targ_pid) &&
+		    (!targ_sectors || in_range(sector, size))) {
+			if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
+				ct_inc(CT_PID_FULL);
+			return FOLLOW_YES;
+		}
+		if (f)
+			bpf_map_delete_elem(&followed, &bio);
+	} else if (flags & CT_END) {
+		if (!functions)
+			return bpf_map_delete_elem(&followed, &bio) ? FOLLOW_NO : FOLLOW_YES;
+		f = bpf_map_lookup_elem(&followed, &bio);
+		if (f) {
+			*f = FOLLOWED_ENDED;
+			return FOLLOW_YES;
+		}
 	} else if (bpf_map_lookup_elem(&followed, &bio)) {
 		return FOLLOW_YES;
 	}
@@ -382,11 +399,11 @@ static __always_inline u64 stacked_above(bool *unknown)
 /*
  * -d, early: a bio of another disk is wanted only when a stacked device
  * sent it for one of the disk's (emit() decides): its submit, or any
- * event once one was.
+ * event once one was. bio_init() goes on too: its disk is not set yet.
  */
 static __always_inline bool other_disk(u32 dev, u8 flags)
 {
-	return targ_dev && dev != targ_dev && !stacking && !(flags & CT_SUBMIT);
+	return targ_dev && dev != targ_dev && !stacking && !(flags & (CT_SUBMIT | CT_NO_DISK));
 }
 
 /*
@@ -424,6 +441,17 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 	 */
 	if ((flags & (CT_BEGIN | CT_SUBMIT)) && !upper && !unknown && stacking)
 		bpf_map_delete_elem(&stacked, &b);
+	/*
+	 * -d: at bio_init() the bio's disk is still the last life's (a
+	 * recycled bio, one on the stack), so it is not shown: the new life
+	 * is marked (above, and for -p and -s here), and the tree begins at
+	 * the bio's next function.
+	 */
+	if (targ_dev && (flags & CT_NO_DISK)) {
+		if (targ_pid || targ_sectors)
+			bpf_map_delete_elem(&followed, &b);
+		return 0;
+	}
 	/* -d: the disk's bios, those sent below it for them, and their parts */
 	if (targ_dev && dev != targ_dev) {
 		above = upper ?: (stacking ? chain_parent(bio, core) : 0);
