@@ -518,7 +518,7 @@ static void flush_trees(double before, bool all)
 
 	for (int i = 0; i < n; i++) {
 		print_tree(out[i]);
-		if (!(out[i]->flags & CT_END))
+		if (out[i]->timed_out)
 			timed_out_add(out[i]->bio);
 		bio_tree_free(out[i]);
 	}

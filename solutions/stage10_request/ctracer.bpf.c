@@ -246,11 +246,12 @@ static __always_inline bool in_range(u64 sector, u32 size)
  * returns come after bio_endio()) until its address begins a new life:
  * in bio_init(), or where that is inlined (bio_alloc_bioset()) at the
  * next submit, which decides again; the tracepoint door sees no
- * bio_init(): there its end ends it. A part bio_split() cut off a followed bio (parent: the bio it
- * is chained to) is followed too, wherever its sectors lie: -s and -p
- * choose the bio a program submitted, and its parts belong to it. Its
- * first event followed is a new life (FOLLOW_NEW): the part's address
- * may be a part's before it, already ended (a slow disk, an emulated CPU).
+ * bio_init(): there its end ends it. A part bio_split() cut off a
+ * followed bio (parent: the bio it is chained to) is followed too,
+ * wherever its sectors lie: -s and -p choose the bio a program
+ * submitted, and its parts belong to it. Its first event followed is a
+ * new life (FOLLOW_NEW): the part's address may be a part's before it,
+ * already ended (a slow disk, an emulated CPU).
  */
 enum { FOLLOW_NO, FOLLOW_YES, FOLLOW_NEW };
 #define FOLLOWED	1
