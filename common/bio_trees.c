@@ -110,6 +110,8 @@ struct bio_tree **bio_trees_take(struct bio_trees *s, double before, __u64 idle_
 				continue;
 			}
 			*pp = t->next;
+			if (t->timed_out)
+				s->timed_out[s->n_timed_out++ % BIO_TREES_TIMED_OUT] = t->bio;
 			if (*n == cap) {
 				int c = cap ? cap * 2 : 64;
 				struct bio_tree **o = realloc(out, c * sizeof(*o));
@@ -127,4 +129,19 @@ struct bio_tree **bio_trees_take(struct bio_trees *s, double before, __u64 idle_
 	if (*n)
 		qsort_r(out, *n, sizeof(*out), by_first_ts, s);
 	return out;
+}
+
+bool bio_trees_late(struct bio_trees *s, __u64 bio, bool new_life)
+{
+	unsigned int n = s->n_timed_out < BIO_TREES_TIMED_OUT ? s->n_timed_out :
+			 BIO_TREES_TIMED_OUT;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (s->timed_out[i] != bio)
+			continue;
+		if (new_life)
+			s->timed_out[i] = 0;
+		return !new_life;
+	}
+	return false;
 }

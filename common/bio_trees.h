@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #define BIO_TREES_BUCKETS 4096
+#define BIO_TREES_TIMED_OUT 256	/* the last timed-out trees' bios, remembered */
 
 struct bio_tree {
 	struct bio_tree *next;	/* hash chain */
@@ -29,6 +30,8 @@ struct bio_trees {
 	size_t ts_off;		/* where in it its time (__u64 ns) is */
 	unsigned int end;	/* the flag that ends a tree */
 	struct bio_tree *b[BIO_TREES_BUCKETS];
+	__u64 timed_out[BIO_TREES_TIMED_OUT];	/* a ring: see bio_trees_late() */
+	unsigned int n_timed_out;
 };
 
 struct bio_tree *bio_tree_find(struct bio_trees *s, __u64 bio);
@@ -44,5 +47,11 @@ void bio_tree_free(struct bio_tree *t);
  */
 struct bio_tree **bio_trees_take(struct bio_trees *s, double before, __u64 idle_ns, bool all,
 				 int *n);
+/*
+ * Was bio's tree taken timed out (one of the last BIO_TREES_TIMED_OUT)?
+ * Then an event of it now is late, not a new bio. new_life: the address
+ * begins a new bio (a begin or a submit): forgotten, and false.
+ */
+bool bio_trees_late(struct bio_trees *s, __u64 bio, bool new_life);
 
 #endif /* __BIO_TREES_H */

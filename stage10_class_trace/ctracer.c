@@ -435,35 +435,6 @@ static void print_tree(const struct bio_tree *t)
 }
 
 /*
- * The last bios whose tree --tree-timeout printed without their end: an
- * event of theirs that comes after is late (counted), not a new bio. Its
- * address reused (a begin or a submit) is a new bio.
- */
-#define TIMED_OUT_MAX 256
-static __u64 timed_out[TIMED_OUT_MAX];
-static unsigned int n_timed_out;
-
-static void timed_out_add(__u64 bio)
-{
-	timed_out[n_timed_out++ % TIMED_OUT_MAX] = bio;
-}
-
-/* Was bio timed out? Forget it if it was and has a new life now. */
-static bool timed_out_seen(__u64 bio, bool new_life)
-{
-	unsigned int n = n_timed_out < TIMED_OUT_MAX ? n_timed_out : TIMED_OUT_MAX;
-
-	for (unsigned int i = 0; i < n; i++) {
-		if (timed_out[i] != bio)
-			continue;
-		if (new_life)
-			timed_out[i] = 0;
-		return !new_life;
-	}
-	return false;
-}
-
-/*
  * Print and forget the trees ended before `before` (all, when all), and
  * those still without an end that had no event for --tree-timeout (an
  * end dropped or never sent): the memory they hold is bounded.
@@ -476,8 +447,6 @@ static void flush_trees(double before, bool all)
 
 	for (int i = 0; i < n; i++) {
 		print_tree(out[i]);
-		if (out[i]->timed_out)
-			timed_out_add(out[i]->bio);
 		bio_tree_free(out[i]);
 	}
 	free(out);
@@ -501,7 +470,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 		late_returns++;	/* its tree was printed already */
 		return 0;
 	}
-	if (!t && n_timed_out && timed_out_seen(e->bio, e->flags & (CT_BEGIN | CT_SUBMIT))) {
+	/* an event of a tree --tree-timeout printed: late, not a new bio */
+	if (!t && bio_trees_late(&trees, e->bio, e->flags & (CT_BEGIN | CT_SUBMIT))) {
 		late++;
 		return 0;
 	}
