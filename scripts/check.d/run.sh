@@ -139,19 +139,14 @@ ex_run_vload() {
 }
 
 # fs_files PAGES...: a file of PAGES of the kernel's pages each (4 KiB,
-# 16 KiB on arm64-16k: pc_reader -m counts a 64 KiB file's), $CHECK_MNT/fPAGES
+# 16 KiB on arm64-16k: lib.sh's page_kb), $CHECK_MNT/fPAGES
 fs_files() {
-	_n=0
-	dd if=/dev/zero of="$CHECK_MNT/page" bs=65536 count=1 2>/dev/null &&
-		_n=$("$BIN/pc_reader" -m "$CHECK_MNT/page" |
-			sed -n 's/^resident [0-9]* of \([0-9]*\) pages$/\1/p')
-	rm -f "$CHECK_MNT/page"
-	if [ "${_n:-0}" -le 0 ]; then
+	_kb=$(page_kb) || {
 		say run "FAIL: the checker cannot tell the kernel's page size (pc_reader -m)"
 		return 1
-	fi
+	}
 	for _p in "$@"; do
-		dd if=/dev/urandom of="$CHECK_MNT/f$_p" bs=$((65536 / _n)) count="$_p" 2>/dev/null &&
+		dd if=/dev/urandom of="$CHECK_MNT/f$_p" bs=$((_kb * 1024)) count="$_p" 2>/dev/null &&
 			continue
 		say run "FAIL: the checker cannot write $CHECK_MNT/f$_p"
 		return 1
