@@ -26,7 +26,7 @@
 #                            --cross-x86 is the same the other way round)
 set -e
 
-BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config"
+BUILD="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc pkg-config patch"
 RUN="fio uftrace util-linux perl blktrace"
 VM="busybox-static e2fsprogs cpio zstd binutils"
 # The lab: mmdebstrap builds it; make vm-disk makes it a bootable disk

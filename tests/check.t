@@ -117,7 +117,7 @@ prebuilt_proof() {
 	is "$?" 2 "check 99.9 (no such exercise): exit 2"
 	i=0
 	for id in $("$C" --list); do
-		SOURCE='' EX_DOOR='' STAGE='' SOLUTION=''
+		SOURCE='' EX_DOOR='' STAGE=''
 		# shellcheck disable=SC1090
 		. "$ROOT/exercises/$id/spec"
 		t="check $id ($TITLE)"
@@ -143,7 +143,7 @@ prebuilt_proof() {
 # point fails at run, saying why. Skipped where this kernel or
 # machine lacks what the check needs (the checker's own failure says so).
 prebuilt_door() {
-	CHECK_DOOR=$2 CHECK_PREBUILT=$ROOT/$SOLUTION "$C" "$1" >"$T_TMP/c.out" 2>&1
+	CHECK_DOOR=$2 CHECK_PREBUILT=$ANSWERS/$1 "$C" "$1" >"$T_TMP/c.out" 2>&1
 	rc=$?
 	_why=$(sed -n "s/^$1: skipped: //p; s/^  run       FAIL: \(the checker needs .*\)/\1/p
 		s/^  run       FAIL: \(the checker cannot .*\)/\1/p" "$T_TMP/c.out")
@@ -218,12 +218,13 @@ for id in $("$C" --list); do
 	[ "$rc" -eq 1 ] && [ "$FAILS_AT" != compile ] &&
 		check "$t: the steps before $FAILS_AT say ok" grep -q '^  compile   ok$' "$T_TMP/c.out"
 	[ "$rc" -eq 1 ] || sed 's/^/#   /' "$T_TMP/c.out"
-	# the teacher's answer, copied into the student's copy
-	if [ -n "$SOURCE" ]; then
-		cp "$ROOT/$SOLUTION" "$CHECK_WORK/$id/vload.bpf.c"
-	else
-		cp "$ROOT/$SOLUTION"/* "$CHECK_WORK/$id/"
-	fi
+	# the teacher's answer, its patch applied to a fresh starting point
+	# in the student's place (make solution EX=ID INTO=work)
+	rm -rf "${CHECK_WORK:?}/$id"
+	"$ROOT/scripts/solution" into "$id" "$CHECK_WORK/$id" >"$T_TMP/s.out" 2>&1
+	rc=$?
+	ok $rc "$t: its answer, solutions/$id.patch, applies"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$T_TMP/s.out"
 	"$C" "$id" >"$T_TMP/c.out" 2>&1
 	rc=$?
 	is "$rc" 0 "$t: the solution copied in passes"
@@ -245,7 +246,8 @@ CHECK_WORK=$W101 CHECK_RESULTS=$T_TMP/r101.jsonl "$C" 10.1 >"$T_TMP/c.out" 2>&1
 if grep -q "^10.1: skipped: " "$T_TMP/c.out"; then
 	skip "$t fails" "$(sed -n 's/^10.1: skipped: //p' "$T_TMP/c.out")"
 else
-	cp "$ROOT"/solutions/stage10_request/* "$W101/10.1/"
+	rm -rf "$W101/10.1"
+	"$ROOT/scripts/solution" into 10.1 "$W101/10.1" >/dev/null
 	sed -i 's|^\tif (by_rq)$|\tif (false)\t/* per bio: the stage'"'"'s walk */|' "$W101/10.1/ctracer.bpf.c"
 	is "$(grep -c 'if (false)' "$W101/10.1/ctracer.bpf.c")" 1 "$t: made from the solution, one line changed"
 	CHECK_WORK=$W101 CHECK_RESULTS=$T_TMP/r101.jsonl "$C" 10.1 >"$T_TMP/c.out" 2>&1
@@ -353,9 +355,9 @@ exec "$2" "\$@"
 EOF
 	chmod +x "$1/bio_trace"
 }
-if [ -x "$ROOT/solutions/stage05_plain_loads/bio_trace" ] && command -v bpftool >/dev/null 2>&1; then
+if [ -x "$ANSWERS/05.3/bio_trace" ] && command -v bpftool >/dev/null 2>&1; then
 	standin "$T_TMP/kp/start" "$ROOT/stage05_sector/bio_trace"
-	standin "$T_TMP/kp/sol" "$ROOT/solutions/stage05_plain_loads/bio_trace"
+	standin "$T_TMP/kp/sol" "$ANSWERS/05.3/bio_trace"
 	kp() {	# kp WHICH: check 05.3 with the stand-in of WHICH, auto taking kprobe
 		CHECK_DOOR=auto CHECK_RESULTS=$T_TMP/kp.jsonl CHECK_BUILD=$T_TMP/kp/build CHECK_PREBUILT=$T_TMP/kp/$1 \
 			"$C" 05.3 >"$T_TMP/s.out" 2>&1
@@ -430,11 +432,12 @@ is "$? $(cat "$T_TMP/g.err")" "2 gather-results: no such file: $T_TMP/class/nobo
 
 # --- watch: a saved file checks again; a signal ends it, exit 0
 if command -v inotifywait >/dev/null 2>&1; then
+	"$ROOT/scripts/solution" into v1 "$T_TMP/v1" >/dev/null
 	"$C" --watch v1 >"$T_TMP/w.out" 2>&1 &
 	wpid=$!
 	watching() { [ "$(grep -c '^watching ' "$T_TMP/w.out")" -ge "$1" ] || ! kill -0 "$wpid" 2>/dev/null; }
 	wait_for 120 watching 1
-	cp "$ROOT/solutions/verifier/01_null_check.bpf.c" "$CHECK_WORK/v1/vload.bpf.c"	# a save
+	cp "$T_TMP/v1/vload.bpf.c" "$CHECK_WORK/v1/vload.bpf.c"	# a save
 	wait_for 120 watching 2
 	is "$(grep -c '^v1: done' "$T_TMP/w.out")" 2 "watch: checks, then again on a save"
 	kill -TERM $wpid

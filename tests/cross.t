@@ -90,9 +90,18 @@ fi
 
 # expected: every program the cross build must make, from the sources.
 expected() {
-	for mf in stage[0-9][0-9]_*/Makefile bench/*/Makefile solutions/*/Makefile; do
+	for mf in stage[0-9][0-9]_*/Makefile tools/*/Makefile bench/*/Makefile; do
 		d=${mf%/Makefile}
 		echo "$A/${d##*/}/$(sed -n 's/^APP := *//p' "$mf")"
+	done
+	# the answers (scripts/solution): the program of each one's stage
+	for p in solutions/*.patch; do
+		id=${p##*/}
+		id=${id%.patch}
+		st=$(sed -n 's/^STAGE=//p' "exercises/$id/spec")
+		app=vload
+		[ -n "$st" ] && app=$(sed -n 's/^APP := *//p' "$st/Makefile")
+		echo "$A/solutions/$id/$app"
 	done
 	sed -n 's/^HELPERS := //p' tests/helpers/Makefile | grep -o '$(BIN)/[a-z_0-9][a-z_0-9]*' |
 		sed "s|^\$(BIN)|$A/tests/bin|"
@@ -108,7 +117,7 @@ diag "$(wc -l <"$T_TMP/want") programs expected"
 # x86_sums: the x86 programs' checksums, to see that the cross build
 # leaves them be.
 x86_sums() {
-	for f in stage*/*_trace stage*/tracex3 stage*/ctracer solutions/*/*_trace solutions/*/ctracer \
+	for f in stage*/*_trace stage*/tracex3 stage*/ctracer tools/*/ctracer build/solutions/*/*_trace build/solutions/*/tracex3 build/solutions/*/ctracer \
 		bench/*/bio_trace bench/floor/floor scripts/heatmap tests/bin/*; do
 		[ -f "$f" ] && cksum "$f"
 	done

@@ -56,13 +56,13 @@ lab_check() {
 	check "$1: make check EX=03.1: the starting point fails at the run step (exit ${2:-none})" \
 		test "${2:-0}" -ne 0 -a "${3:-0}" = 1
 	[ "${2:-0}" -ne 0 ] && [ "${3:-0}" = 1 ] || show
-	type_cmd 'cp solutions/stage03_csv/* work/03.1/ && t0=$(date +%s.%N) &&' \
+	type_cmd 'rm -rf work/03.1 && make -s solution EX=03.1 INTO=work >/dev/null && t0=$(date +%s.%N) &&' \
 		'make check EX=03.1 >/tmp/c2 2>&1; r=$?; t1=$(date +%s.%N); tail -n 4 /tmp/c2;' \
 		'echo "CH""K2=$r $(grep -c "^03.1: done" /tmp/c2) $(make -s progress | grep -c "^03.1  *done") $t0 $t1"'
 	wait_for '^CHK2=' "$LIMIT"
 	set -- "$1" $(guest CHK2)
 	_secs=$(echo "${5:-0} ${6:-0}" | awk '{ printf "%.1f", $2 - $1 }')
-	is "${2:-none} ${3:-none}" "0 1" "$1: make check EX=03.1 passes with the solution copied in ($_secs s: build and run)"
+	is "${2:-none} ${3:-none}" "0 1" "$1: make check EX=03.1 passes with the answer put in (make solution INTO=work; $_secs s: build and run)"
 	is "${4:-none}" 1 "$1: make progress says 03.1 is done"
 	[ "${2:-none}${3:-none}${4:-none}" = 011 ] || show
 }

@@ -7,11 +7,12 @@
 #               the tests make a loop device over a file in /dev/shm
 #   TEST_DOORS  doors to test (default: kprobe fentry tracepoint); a door
 #               this kernel lacks is reported as SKIP with the reason
-#   TEST_SMOKE  set: a file that costs minutes (stage 10's) runs its
+#   TEST_SMOKE  set: a file that costs minutes (ctracer's) runs its
 #               first check in each door only (the VM's smoke kernels)
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$ROOT/tests/bin
+ANSWERS=$ROOT/build/solutions	# the teachers' answers, built (scripts/solution)
 TEST_DOORS=${TEST_DOORS:-kprobe fentry tracepoint}
 T_N=0
 T_FAIL=0

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# The teachers' solutions (solutions/, built by make test): each runs like
+# The teachers' answers (solutions/ID.patch, built by make test into
+# build/solutions/ID/, scripts/solution): each runs like
 # a stage, on this test's own loop device, against I/O the test issued.
 . "$(dirname "$0")/lib.sh"
-SOL=$ROOT/solutions
+SOL=$ANSWERS
 need_bin "$BIN/bio_io"
 need_root
 # a device where one chosen read (slow_io) is slow: stage06_sample needs a
@@ -31,8 +32,8 @@ run_sol() {
 }
 
 # stage01: the submitter's name and the bio's size on every line
-t="solutions/stage01_comm_size"
-if run_sol stage01_comm_size; then
+t="answer 01.1"
+if run_sol 01.1; then
 	io "/dev/$DEV" 0 8
 	io -s 8192 "/dev/$DEV" 64
 	stop
@@ -42,8 +43,8 @@ if run_sol stage01_comm_size; then
 fi
 
 # stage02: completions by CPU add up to the completions issued
-t="solutions/stage02_by_cpu"
-if run_sol stage02_by_cpu -q; then
+t="answer 02.1"
+if run_sol 02.1 -q; then
 	io "/dev/$DEV" 0 8 16 24 32
 	io -w "/dev/$DEV" 100 108
 	stop
@@ -56,14 +57,14 @@ fi
 # stage03: one CSV row per bio (an event from the ring buffer), with its
 # direction and a sane latency, in every door this kernel has
 for door in $TEST_DOORS; do
-	t="solutions/stage03_csv [$door]"
+	t="answer 03.1 [$door]"
 	# a door this kernel lacks is a SKIP; any other failure fails below
-	if [ -x "$SOL/stage03_csv/bio_trace" ] && ! why=$(door_ok "$SOL/stage03_csv/bio_trace" "$door"); then
+	if [ -x "$SOL/03.1/bio_trace" ] && ! why=$(door_ok "$SOL/03.1/bio_trace" "$door"); then
 		case "$why" in
 		*"door on this kernel"*) skip "$t" "$why"; continue ;;
 		esac
 	fi
-	run_sol stage03_csv -a "$door" || continue
+	run_sol 03.1 -a "$door" || continue
 	io "/dev/$DEV" 0 8 16
 	slow_io "/dev/$DEV" $SLOW_SECTOR
 	io -w "/dev/$DEV" 200 208
@@ -88,8 +89,8 @@ for door in $TEST_DOORS; do
 	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
 	is "$(grep -c 'bpf_trace_printk\|time duration' "$T_TMP/out")" 0 "$t: rows only, no trace lines"
 done
-t="solutions/stage03_csv -q"
-if run_sol stage03_csv -q; then
+t="answer 03.1 -q"
+if run_sol 03.1 -q; then
 	io "/dev/$DEV" 0 8
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
@@ -98,8 +99,8 @@ if run_sol stage03_csv -q; then
 fi
 
 # stage03: the linear histogram, at the end and per interval
-t="solutions/stage03_linear_hist"
-if run_sol stage03_linear_hist; then
+t="answer 03.2"
+if run_sol 03.2; then
 	io "/dev/$DEV" 0 8 16 24 32 40
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
@@ -109,8 +110,8 @@ if run_sol stage03_linear_hist; then
 	check "$t: the counts agree" grep -qx "Events: submit_bio 6, bio_endio 6" "$T_TMP/out"
 	is "$(grep -c 'time duration' "$T_TMP/out")" 0 "$t: a histogram, no per-bio lines"
 fi
-t="solutions/stage03_linear_hist -i 1"
-if run_sol stage03_linear_hist -i 1; then
+t="answer 03.2 -i 1"
+if run_sol 03.2 -i 1; then
 	io "/dev/$DEV" 0 8
 	sleep 1.3
 	io "/dev/$DEV" 16 24 32
@@ -125,9 +126,9 @@ fi
 
 # stage04: the three slowest, the read held back on purpose first (make
 # check compares them with the reads' own lines, none held back)
-t="solutions/stage04_top3"
+t="answer 04.1"
 if [ "$SLOW_NS" -gt 0 ] && [ -z "$SLOW_ALL" ]; then
-	if run_sol stage04_top3; then
+	if run_sol 04.1; then
 		io "/dev/$DEV" 0 8 16
 		slow_io "/dev/$DEV" $SLOW_SECTOR
 		stop
@@ -144,9 +145,9 @@ fi
 # stage04: -m MS keeps the read held back on purpose and drops the fast
 # ones (make check can only show that it drops all, on a device of fast
 # reads); -m 0 is a usage error.
-t="solutions/stage04_min_ms -m"
+t="answer 04.2 -m"
 if [ "$SLOW_NS" -gt 0 ] && [ -z "$SLOW_ALL" ]; then
-	if run_sol stage04_min_ms -m $((SLOW_NS / 1000000)); then
+	if run_sol 04.2 -m $((SLOW_NS / 1000000)); then
 		io "/dev/$DEV" 0 8 16
 		slow_io "/dev/$DEV" $SLOW_SECTOR
 		stop
@@ -158,15 +159,15 @@ if [ "$SLOW_NS" -gt 0 ] && [ -z "$SLOW_ALL" ]; then
 else
 	skip "$t: only the slow read printed" "no read is slower than the others on this device"
 fi
-if [ -x "$SOL/stage04_min_ms/bio_trace" ]; then
-	"$SOL/stage04_min_ms/bio_trace" -m 0 >/dev/null 2>"$T_TMP/err"
-	is "$?" 2 "solutions/stage04_min_ms -m 0: exit 2"
-	check "solutions/stage04_min_ms -m 0: one line says why" grep -q "invalid latency '0'" "$T_TMP/err"
+if [ -x "$SOL/04.2/bio_trace" ]; then
+	"$SOL/04.2/bio_trace" -m 0 >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "answer 04.2 -m 0: exit 2"
+	check "answer 04.2 -m 0: one line says why" grep -q "invalid latency '0'" "$T_TMP/err"
 fi
 
 # stage07: -j carries each request's bytes and direction too
-t="solutions/stage07_size_dir -j"
-if run_sol stage07_size_dir -j; then
+t="answer 07.2 -j"
+if run_sol 07.2 -j; then
 	io "/dev/$DEV" 0
 	io -w -s 8192 "/dev/$DEV" 1000
 	stop
@@ -177,9 +178,9 @@ if run_sol stage07_size_dir -j; then
 fi
 
 # stage09: -c must name a cgroup v2 directory
-t="solutions/stage09_cgroup -c"
-if [ -x "$SOL/stage09_cgroup/pagecache_trace" ]; then
-	"$SOL/stage09_cgroup/pagecache_trace" -c "$T_TMP" >/dev/null 2>"$T_TMP/err"
+t="answer 09.1 -c"
+if [ -x "$SOL/09.1/pagecache_trace" ]; then
+	"$SOL/09.1/pagecache_trace" -c "$T_TMP" >/dev/null 2>"$T_TMP/err"
 	is "$?" 2 "$t (not a cgroup): exit 2"
 	check "$t (not a cgroup): one line says why" grep -q "is not a cgroup v2 directory" "$T_TMP/err"
 fi
@@ -190,8 +191,8 @@ fi
 # one: its stack is printed when it was sampled (K = 1, 3), else the
 # summary says it was not (K = 4, 100).
 for k in 1 3 4 100; do
-	t="solutions/stage06_sample -s $k"
-	run_sol stage06_sample -s $k || continue
+	t="answer 06.3 -s $k"
+	run_sol 06.3 -s $k || continue
 	io "/dev/$DEV" 0 8 16 24 32 40 48 56 64
 	slow_io "/dev/$DEV" $SLOW_SECTOR
 	stop
@@ -223,8 +224,8 @@ for k in 1 3 4 100; do
 	fi
 done
 # -j: the same sampling, in the events and a "sampling" object
-t="solutions/stage06_sample -s 3 -j"
-if run_sol stage06_sample -s 3 -j; then
+t="answer 06.3 -s 3 -j"
+if run_sol 06.3 -s 3 -j; then
 	io "/dev/$DEV" 0 8 16 24 32 40 48
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
@@ -234,9 +235,9 @@ if run_sol stage06_sample -s 3 -j; then
 	is "$(awk "$JF_AWK"' /^\{"type":"sampling"/ { print jf("stacks"), jf("bios"), jf("one_in") }' "$T_TMP/out")" \
 		"3 7 3" "$t: the sampling object counts them"
 fi
-t="solutions/stage06_sample -s 0"
-if [ -x "$SOL/stage06_sample/bio_trace" ]; then
-	"$SOL/stage06_sample/bio_trace" -s 0 >/dev/null 2>"$T_TMP/err"
+t="answer 06.3 -s 0"
+if [ -x "$SOL/06.3/bio_trace" ]; then
+	"$SOL/06.3/bio_trace" -s 0 >/dev/null 2>"$T_TMP/err"
 	is "$?" 2 "$t: exit 2"
 	check "$t: one line says why" grep -q "invalid sample rate '0'" "$T_TMP/err"
 fi
@@ -244,8 +245,8 @@ fi
 # a struct it cannot follow is refused in one line (listed, it is not:
 # --duration bounds a tracer that takes it anyway);
 # -a auto takes the tracepoint door, the one it has; -q sends no tree
-CT=$SOL/stage10_request/ctracer
-t="solutions/stage10_request --class"
+CT=$SOL/10.1/ctracer
+t="answer 10.1 --class"
 if [ ! -x "$CT" ]; then
 	skip "$t" "$CT is not built (run make solutions)"
 else
@@ -256,7 +257,7 @@ else
 	"$CT" --class task_struct --list >"$T_TMP/out" 2>/dev/null
 	is "$? $(grep -c ' functions take a struct task_struct \* ' "$T_TMP/out")" "0 1" \
 		"$t task_struct --list: listed"
-	t="solutions/stage10_request --class request -a auto"
+	t="answer 10.1 --class request -a auto"
 	if start "$CT" --class request -a auto -d "$DEV"; then
 		io -A -s 4096 "/dev/$DEV" 0 8 16 24
 		stop
@@ -266,7 +267,7 @@ else
 	else
 		ok 1 "$t: starts"
 	fi
-	t="solutions/stage10_request --class request -q"
+	t="answer 10.1 --class request -q"
 	if start "$CT" --class request -q -d "$DEV"; then
 		io -A -s 4096 "/dev/$DEV" 0 8 16 24
 		stop

@@ -2,8 +2,7 @@
 # The exercises: one folder each in exercises/, named by its id (01.1 is
 # stage 01's exercise 1, v1 the verifier corner's first), holding
 #   spec    shell assignments: TITLE; STAGE (the stage to copy) or SOURCE
-#           (a verifier corner program); SOLUTION (the teacher's answer);
-#           FAILS_AT (the step the untouched copy fails at); RULE (which
+#           (a verifier corner program); FAILS_AT (the step the untouched copy fails at); RULE (which
 #           refusal a verifier corner program shows); WANT (count or
 #           records: what vload must count); ALSO (files of common/ the
 #           copy carries too, to edit: a copy links before common's);
@@ -37,7 +36,7 @@ ex_exists() {
 # ex_load ID: the spec's variables, plus EX_DIR, APP (the program built,
 # as the stage's Makefile names it)
 ex_load() {
-	TITLE='' STAGE='' SOURCE='' SOLUTION='' FAILS_AT='' RULE='' WANT=''
+	TITLE='' STAGE='' SOURCE='' FAILS_AT='' RULE='' WANT=''
 	ALSO='' EX_DOOR='' NEEDS='' NEEDS_NOTE=''
 	EX_DIR=$ROOT/exercises/$1
 	# shellcheck disable=SC1090

@@ -6,33 +6,19 @@ say() {	# say STEP TEXT: one step's line
 	printf '  %-9s %s\n' "$1" "$2"
 }
 
-# starting_point ID: make the student's copy on the first check. A stage
-# exercise copies the stage's sources and Makefile (its include one folder
-# deeper, as solutions/ have it): diff -ru STAGE work/ID shows the answer.
-# A verifier corner program becomes work/ID/vload.bpf.c, with a Makefile
-# that builds it into the shared loader (exercises/verifier/vload.c).
+# starting_point ID: make the student's copy on the first check
+# (check.d/copy.sh): diff -ru STAGE work/ID shows the answer.
 starting_point() {
 	[ -d "$W" ] && return 0
-	mkdir -p "$W" || return 1
+	ex_copy "$W" || return 1
 	if [ -n "$SOURCE" ]; then
-		cp "$ROOT/$SOURCE" "$W/vload.bpf.c" || return 1
-		printf '%s\n' "# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause" \
-			"APP := vload" "vpath vload.c ../../exercises/verifier" \
-			"include ../../common/common.mk" >"$W/Makefile"
 		echo "your copy: ${W#"$ROOT"/}/vload.bpf.c, from $SOURCE (edit it, then check again)"
-	else
-		cp "$ROOT/$STAGE"/*.c "$ROOT/$STAGE"/*.h "$W"/ 2>/dev/null
-		[ -f "$W/$APP.bpf.c" ] || return 1
-		for _f in $ALSO; do
-			cp "$ROOT/$_f" "$W"/ || return 1
-		done
-		sed 's|\.\./common/common\.mk|../../common/common.mk|' \
-			"$ROOT/$STAGE/Makefile" >"$W/Makefile" || return 1
-		echo "your copy: ${W#"$ROOT"/}/, from $STAGE (diff -ru $STAGE ${W#"$ROOT"/} shows your answer)"
-		for _f in $ALSO; do
-			echo "  and ${W#"$ROOT"/}/${_f##*/}, from $_f (used in place of it)"
-		done
+		return
 	fi
+	echo "your copy: ${W#"$ROOT"/}/, from $STAGE (diff -ru $STAGE ${W#"$ROOT"/} shows your answer)"
+	for _f in $ALSO; do
+		echo "  and ${W#"$ROOT"/}/${_f##*/}, from $_f (used in place of it)"
+	done
 }
 
 # build TARGET: make one target of the copy, into $B; the copy's own

@@ -274,14 +274,14 @@ build_initrd() {
 	echo "$hash" >"$kdir/.inputs"
 }
 
-# What goes on the disk: the sources and README of every stage (and
-# solution), the tests, the guest scripts, the docs, the checker and its
+# What goes on the disk: the sources and README of every stage, the
+# answers' patches, the tests, the guest scripts, the docs, the checker and its
 # exercises (tests/check.t runs the built programs' run step); the
 # programs come from program_files.
 workbook_files() (
 	cd "$ROOT"
 	for f in stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
-		solutions/*/*.c bench/*/README.md \
+		solutions/*.patch bench/*/README.md \
 		tests/*.t tests/lib.sh scripts/vm/guest/* \
 		scripts/check scripts/check.d/* exercises/*/* \
 		scripts/uftrace-readahead.sh scripts/read.c \
@@ -291,22 +291,27 @@ workbook_files() (
 )
 
 # program_files: "PATH-ON-DISK BUILT-FILE" for every built program: each
-# stage's, solution's and bench variant's, the test helpers, scripts/heatmap.
+# stage's, answer's (build/solutions/ID/) and bench variant's, the test
+# helpers, scripts/heatmap.
 # This host's in the source tree; another architecture's (make ARCH=arm64)
 # under build/<arch>/, a folder per stage and tests/bin, scripts.
 program_files() (
 	cd "$ROOT"
 	if [ -z "$FOREIGN" ]; then
 		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
-			solutions/*/bio_trace solutions/*/pagecache_trace solutions/*/tracex3 \
-			solutions/*/ctracer bench/*/bio_trace \
+			build/solutions/*/bio_trace build/solutions/*/pagecache_trace \
+			build/solutions/*/tracex3 build/solutions/*/ctracer bench/*/bio_trace \
 			tests/bin/* scripts/heatmap; do
 			[ -f "$f" ] && echo "$f $ROOT/$f"
 		done
 		exit 0
 	fi
 	xb=$ROOT/build/$VM_ARCH
-	for d in stage*/ solutions/*/ bench/*/; do
+	for f in "$xb"/solutions/*/bio_trace "$xb"/solutions/*/pagecache_trace \
+		"$xb"/solutions/*/tracex3 "$xb"/solutions/*/ctracer; do
+		[ -f "$f" ] && echo "build/${f#"$xb"/} $f"
+	done
+	for d in stage*/ bench/*/; do
 		for n in bio_trace pagecache_trace tracex3 ctracer; do
 			f=$xb/$(basename "$d")/$n
 			[ -f "$f" ] && echo "$d$n $f"

@@ -29,7 +29,7 @@ MIRROR=http://deb.debian.org/debian
 # What a lesson uses inside: the build (as scripts/install-deps.sh), the
 # tools the tests and stages run, editors. busybox-static gives poweroff,
 # reboot and halt that signal the initramfs's init (PID 1).
-LAB_PACKAGES="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc
+LAB_PACKAGES="clang llvm libbpf-dev libelf-dev zlib1g-dev bpftool make gcc patch
 libc6-dev pkg-config fio uftrace util-linux procps e2fsprogs kmod vim-tiny
 nano less inotify-tools busybox-static"
 
