@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The workbook: every stage folder is found by wildcard and built alone.
-#   make                 build every stage
+#   make                 build every stage and tools/ (ctracer)
 #   make -C stage03_latency_map    build one
 #   make demo STAGE=03   run a stage against a built-in workload
 #   make test            build, then run every test (what CI runs)
@@ -9,16 +9,18 @@
 #   make ARCH=arm64      a cross build into build/arm64/ (mk/cross.mk)
 
 STAGES := $(sort $(wildcard stage[0-9][0-9]_*))
+# The practitioners' programs, built like stages (tools/ctracer/)
+TOOL_DIRS := $(patsubst %/Makefile,%,$(sort $(wildcard tools/*/Makefile)))
 STAGE ?= 01
 include common/arch.mk
 
-.PHONY: all common $(STAGES) clean test demo helpers tools
-all: $(STAGES) tools
+.PHONY: all common $(STAGES) $(TOOL_DIRS) clean test demo helpers tools
+all: $(STAGES) $(TOOL_DIRS) tools
 
 common:
 	@$(MAKE) --no-print-directory -C common common
 
-$(STAGES): common
+$(STAGES) $(TOOL_DIRS): common
 	@$(MAKE) --no-print-directory -C $@
 
 tools: common
@@ -38,6 +40,6 @@ test: all helpers
 include $(wildcard mk/*.mk)
 
 clean:
-	@for s in $(STAGES); do $(MAKE) --no-print-directory -C $$s clean; done
+	@for s in $(STAGES) $(TOOL_DIRS); do $(MAKE) --no-print-directory -C $$s clean; done
 	@$(MAKE) --no-print-directory -C scripts clean
 	rm -rf $(if $(CROSS),build/$(ARCH),build tests/bin)

@@ -68,21 +68,34 @@ APP_BIN := $(if $(CROSS),$(OUTPUT)/$(APP),$(APP))
 .PHONY: all clean
 all: $(APP_BIN)
 
-# The folder's other C files (an exercise's own copy of common/doors.c)
+# The folder's other C files (an exercise's own copy of common/btf_scan.c)
 # link before libcommon.a: the linker then takes none of common's copy.
 OWN_OBJS := $(patsubst %.c,$(OUTPUT)/%.o,$(filter-out $(APP).c %.bpf.c,$(wildcard *.c)))
+# and its own headers, which any of its C files may include, and the
+# files a page is made of (tools/ctracer's .css and .js, which
+# tree_page.c builds in with .incbin)
+OWN_HDRS := $(wildcard *.h *.css *.js)
 
-$(APP_BIN): $(OUTPUT)/$(APP).o $(OWN_OBJS) $(LIBCOMMON)
+# A test build (TEST_HOOKS=1, tests/helpers/Makefile) links the test
+# hooks of tests/hooks/ too; a stage's own program has none.
+HOOKS_DIR := $(ROOT_DIR)/tests/hooks
+HOOK_OBJS := $(if $(TEST_HOOKS),$(patsubst $(HOOKS_DIR)/%.c,$(OUTPUT)/%.o,$(wildcard $(HOOKS_DIR)/*.c)))
+
+$(APP_BIN): $(OUTPUT)/$(APP).o $(OWN_OBJS) $(HOOK_OBJS) $(LIBCOMMON)
 	$(call msg,BINARY,$(abspath $@))
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT)/$(APP).o: $(APP).c $(OUTPUT)/$(APP).skel.h $(COMMON_HDRS) | $(OUTPUT)
+$(OUTPUT)/$(APP).o: $(APP).c $(OUTPUT)/$(APP).skel.h $(COMMON_HDRS) $(OWN_HDRS) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(OWN_OBJS): $(OUTPUT)/%.o: %.c $(COMMON_HDRS) | $(OUTPUT)
+$(OWN_OBJS): $(OUTPUT)/%.o: %.c $(COMMON_HDRS) $(OWN_HDRS) | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(HOOK_OBJS): $(OUTPUT)/%.o: $(HOOKS_DIR)/%.c $(COMMON_HDRS) | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -DBWB_TEST_HOOKS -c $< -o $@
 
 $(OUTPUT)/$(APP).skel.h: $(OUTPUT)/$(APP).bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -90,7 +103,8 @@ $(OUTPUT)/$(APP).skel.h: $(OUTPUT)/$(APP).bpf.o
 
 # $(APP).h: types a stage's two sides share (rebuilds the skeleton, so both).
 $(OUTPUT)/$(APP).bpf.o: $(APP).bpf.c $(VMLINUX) $(wildcard $(COMMON_DIR)/*.bpf.h) \
-		$(COMMON_DIR)/stats.h $(COMMON_DIR)/bio_covered.h $(wildcard $(APP).h) | $(OUTPUT)
+		$(COMMON_DIR)/stats.h $(COMMON_DIR)/bio_covered.h $(wildcard $(APP).h) \
+		$(wildcard *.bpf.h) | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
@@ -110,9 +124,10 @@ else
 common: $(LIBCOMMON) $(VMLINUX)
 	@:
 
+# Made anew, not updated: a file gone from common/ leaves no member behind.
 $(LIBCOMMON): $(COMMON_OBJS)
 	$(call msg,AR,$@)
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@.tmp && $(AR) rcs $@.tmp $^ && mv $@.tmp $@
 
 $(COMMON_OUT)/%.o: $(COMMON_DIR)/%.c $(COMMON_HDRS) | $(COMMON_OUT) $(DEPS_STAMP)
 	$(call msg,CC,$@)

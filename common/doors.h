@@ -2,22 +2,23 @@
 /*
  * Doors into the kernel: for each probe point of a stage, pick fentry,
  * kprobe or the tracepoint door, switch the other programs off, attach,
- * detach. A program is known by what it attaches to, its SEC() line:
- * "kprobe/submit_bio" is the kprobe door of the point whose function is
- * submit_bio.
+ * detach. A program is known by its type and what it attaches to, as
+ * libbpf read them off its SEC() line: "kprobe/submit_bio" is the kprobe
+ * door of the point whose function is submit_bio.
  */
 #ifndef __DOORS_H
 #define __DOORS_H
 
 #include <stdbool.h>
 #include <bpf/libbpf.h>
+#include "kernel_has.h"
 
 /* In the order -a auto tries them. */
 enum door {
 	DOOR_AUTO,
 	DOOR_FENTRY,	/* SEC("fentry/FUNC") or SEC("fexit/FUNC") */
 	DOOR_KPROBE,	/* SEC("kprobe/FUNC") or SEC("kretprobe/FUNC") */
-	DOOR_TRACEPOINT,	/* SEC("tp_btf/TRACEPOINT") */
+	DOOR_TRACEPOINT,	/* SEC("tp_btf/TP") or SEC("tracepoint/GROUP/TP") */
 	DOOR_COUNT,
 };
 
@@ -70,35 +71,20 @@ extern const struct probe_point point_rq_done;
 int door_from_name(const char *name, enum door *door);
 const char *door_name(enum door door);
 
-/* Does this kernel have kprobes (the kprobe PMU, or kprobe_events)? */
-bool kprobes_supported(void);
-/*
- * Can an fentry program be loaded on func and attached? 0, or -errno
- * (EPERM, ENOTSUPP: no). A cookie other than 0 is attached with it
- * (bpf_link_create(), 5.19), for a stage that tells functions apart so.
- */
-int fentry_probe(struct btf *vmlinux, const char *func, __u64 cookie);
-/* fentry_probe()'s err in words, for a door line: why no fentry door */
-const char *fentry_why(struct btf *vmlinux, int err);
-/* Why tp_btf cannot attach to tracepoint tp ("has no BTF type"), or NULL. */
-const char *tp_missing(struct btf *vmlinux, const char *tp);
-
 /* Before load: choose a door per point, switch off the other programs. */
 int doors_select(struct doors *d, struct bpf_object *obj,
 		 const struct probe_point *const *points, int n, enum door want);
+/*
+ * In a test build only (TEST_HOOKS=1, tests/hooks/): called for each
+ * program doors_select() keeps, with its door's load name (tp_btf).
+ */
+void doors_test_hook(struct bpf_program *prog, const char *door) __attribute__((weak));
 /*
  * After a failed load, -a auto only: move every point on to its next door
  * (the object must then be opened, selected and loaded again). 0, or -1
  * when -a named the door or no point has one left.
  */
 int doors_next(struct doors *d, int err);
-/*
- * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
- * which CO-RE cannot relocate: its mask on this kernel, from its BTF.
- * doors_select() keeps it in d->bio_cloned; a stage writes it into its
- * object's bio_cloned_flag (bio_end.bpf.h) before load.
- */
-__u32 bio_cloned_flag(const struct btf *vmlinux);
 /* Those doors, as "fentry, kprobe", in buf. */
 const char *doors_failed(const struct doors *d, char *buf, size_t size);
 /* What point p listens at in its door: its function, or its first tracepoint. */

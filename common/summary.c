@@ -78,14 +78,13 @@ __u64 recursion_misses(struct bpf_object *obj)
 }
 
 /*
- * The entries in the stage's hash map "start" (bio or request -> start
+ * The entries in the stage's hash map of starts (bio or request -> start
  * record). The overhead lab's stage 03 keeps its starts in an array
  * instead (bench/stage03_array_map): there a slot whose first 8 bytes,
  * its key, are not 0 is taken.
  */
-__u64 starts_in_flight(struct bpf_object *obj)
+__u64 starts_in_flight(struct bpf_map *map)
 {
-	struct bpf_map *map = obj ? bpf_object__find_map_by_name(obj, "start") : NULL;
 	char key[2][64];
 	__u64 n = 0;
 	int fd, cur = 0;
@@ -126,11 +125,6 @@ void read_counters(struct bpf_map *map, __u64 *total, int n)
 	free(vals);
 }
 
-static void read_stats(struct bpf_object *obj, __u64 *total)
-{
-	read_counters(obj ? bpf_object__find_map_by_name(obj, "stats") : NULL, total, STAT_MAX);
-}
-
 void lost_lines(FILE *out, const struct loss *l, int n)
 {
 	bool lost = false;
@@ -158,11 +152,11 @@ void lost_json(FILE *out, const struct loss *l, int n)
 	fprintf(out, "}");
 }
 
-void summary_mark_stop(struct doors *d)
+void summary_mark_stop(struct doors *d, struct bpf_map *stats)
 {
 	__u64 total[STAT_MAX] = {};
 
-	read_stats(d->obj, total);
+	read_counters(stats, total, STAT_MAX);
 	d->no_start_at_stop = total[STAT_NO_START];
 }
 
@@ -198,14 +192,15 @@ static void summary_json(FILE *out, struct doors *d, const __u64 *total, __u64 a
 	fprintf(out, "}\n");
 }
 
-void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
+void summary_print(struct doors *d, struct bpf_map *stats, struct bpf_map *start,
+		   FILE *out, unsigned long long trace_lost)
 {
 	__u64 total[STAT_MAX] = {}, at_start, at_exit, missed;
 	struct loss l[STAT_MAX + 7];
 	const char *sep = "";
 	int n = 0;
 
-	read_stats(d->obj, total);
+	read_counters(stats, total, STAT_MAX);
 	/*
 	 * Ends of I/O submitted after the start point shut (tracer_run()):
 	 * not this run's, in no count. The end point is the stage's last.
@@ -227,7 +222,7 @@ void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost)
 	 * they may be its other half, and are counted as lost too.
 	 */
 	at_start = total[STAT_NO_START];
-	at_exit = starts_in_flight(d->obj);
+	at_exit = starts_in_flight(start);
 	if (total[STAT_MAP_FULL] || missed) {
 		l[n++] = (struct loss){ "no_start",
 			"completions without a recorded start (in flight at start, or its start lost)",

@@ -14,7 +14,7 @@
  * read before detach.
  */
 __u64 link_kprobe_missed(struct bpf_link *link);
-/* Counters 0 to n - 1 of a per-CPU array map, each summed over the CPUs. */
+/* Counters 0 to n - 1 of a per-CPU array map (or NULL), each summed over the CPUs. */
 void read_counters(struct bpf_map *map, __u64 *total, int n);
 /* A loss: a short name for --json, the words of its Lost: line, how many. */
 struct loss {
@@ -32,16 +32,19 @@ __u64 recursion_misses(struct bpf_object *obj);
 /*
  * Right after doors_detach_first(): the completions without a start seen
  * from now on are of I/O begun after tracing stopped, not before it began.
+ * stats: the stage's counters (trace.bpf.h), from its skeleton.
  */
-void summary_mark_stop(struct doors *d);
-/* Starts the stage's "start" map holds: I/O in flight. */
-__u64 starts_in_flight(struct bpf_object *obj);
+void summary_mark_stop(struct doors *d, struct bpf_map *stats);
+/* Starts a stage's start map (NULL: none) holds: I/O in flight. */
+__u64 starts_in_flight(struct bpf_map *start);
 /*
  * The Events:, Split:, In flight and Lost: lines: the stats counters
- * (stats.h), the starts left in the stage's "start" map, kprobe and
- * recursion misses, and trace lines lost (trace_lost). Call it after
- * doors_detach(). With -j, one "summary" object instead.
+ * (stats.h), the starts left in the start map (NULL: none), kprobe and
+ * recursion misses, and trace lines lost (trace_lost); the maps are the
+ * stage's own, from its skeleton (tracer.h: t.stats, t.start). Call it
+ * after doors_detach(). With -j, one "summary" object instead.
  */
-void summary_print(struct doors *d, FILE *out, unsigned long long trace_lost);
+void summary_print(struct doors *d, struct bpf_map *stats, struct bpf_map *start,
+		   FILE *out, unsigned long long trace_lost);
 
 #endif /* __SUMMARY_H */

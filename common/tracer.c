@@ -191,7 +191,7 @@ int tracer_run(struct tracer *t)
 	}
 	/* The starts first: I/O in flight still ends while the rest detach. */
 	doors_detach_first(&t->doors);
-	summary_mark_stop(&t->doors);
+	summary_mark_stop(&t->doors, t->stats);
 	doors_detach(&t->doors);
 	/* What is in the buffer still belongs to this run. */
 	if (t->rb)
@@ -205,7 +205,7 @@ int tracer_summary(struct tracer *t)
 {
 	if (out_err == -EPIPE)
 		return 0;	/* nobody is reading */
-	summary_print(&t->doors, stdout, trace_lost(&t->tr));
+	summary_print(&t->doors, t->stats, t->start, stdout, trace_lost(&t->tr));
 	return tracer_output_ok(t);
 }
 

@@ -24,6 +24,9 @@ struct tracer {
 	bool printk;			/* stages 01-02: read bpf_printk's trace lines */
 	struct trace_reader tr;
 	struct ring_buffer *rb;		/* stage 03 on: the events, polled by tracer_run() */
+	/* From the stage's skeleton, for the summary (summary.h) */
+	struct bpf_map *stats;		/* its counters (trace.bpf.h) */
+	struct bpf_map *start;		/* stage 03 on: its starts, I/O in flight */
 	int interval_ms;		/* call tick this often, 0 = never */
 	int (*tick)(void *arg);
 	void *arg;

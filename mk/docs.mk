@@ -13,7 +13,7 @@ diff:
 #   make solution EX=03.1 INTO=work the answer in work/03.1, a teacher's demo
 #   make solution-diff EX=03.1 DIR=work/03.1   a worked copy as the patch
 solutions: common
-	@BUILD_DIR=$(BUILD_DIR) scripts/solution build -- ARCH=$(ARCH)
+	+@BUILD_DIR=$(BUILD_DIR) scripts/solution build -- ARCH=$(ARCH)
 
 solution: common
 	@$(if $(EX),,echo "make solution EX=ID [INTO=work]" >&2; exit 2;) \

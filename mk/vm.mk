@@ -15,7 +15,7 @@
 #                    build/vm/lab.qcow2 and build/vm/lab.ova; VM_ARCH=arm64
 #                    (UEFI) build/arm64/vm/lab.qcow2
 # VM_KERNELS: Debian cloud kernels ("cloud" = today's, 6.1; "6.12");
-# vm-shell boots the first. VM_TESTS="stage10 shapes": vm-test runs only
+# vm-shell boots the first. VM_TESTS="ctracer shapes": vm-test runs only
 # those test files in the guest. make test runs only the stage tests on
 # the kernels of VM_SMOKE_KERNELS (tests/vm.t); vm-test runs all, on
 # every kernel from 5.10 to 7.2 unless VM_KERNELS is given.

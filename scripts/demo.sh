@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run one stage against a built-in workload on a private loop device:
 #   scripts/demo.sh 03      (or: make demo STAGE=03; 00 … 10)
+#   scripts/demo.sh ctracer (make demo STAGE=ctracer: tools/ctracer)
 # Creates a loop device over a file in /dev/shm, starts the stage with -d
 # on it, issues reads and writes for a few seconds, stops it, cleans up.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-01}
-dir=$(ls -d "$ROOT"/stage"$stage"_* 2>/dev/null | head -n 1)
+case $stage in
+ctracer) dir=$ROOT/tools/ctracer ;;
+*) dir=$(ls -d "$ROOT"/stage"$stage"_* 2>/dev/null | head -n 1) ;;
+esac
 [ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 10)" >&2; exit 2; }
-prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/ctracer \
+prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace "$dir"/ctracer \
 	2>/dev/null | head -n 1)
 [ -x "$prog" ] || { echo "demo: $dir is not built (run make)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "demo: must be run as root (try sudo)" >&2; exit 1; }

@@ -19,7 +19,7 @@
 #                            does not build the lab: CI needs none of it
 #   install-deps.sh --bench  also libbpf-tools and bpftrace for comparisons
 #   install-deps.sh --view   also Chromium, fonts and python3: the tests that
-#                            render pages (heatmap.t, stage10_view.t)
+#                            render pages (heatmap.t, ctracer_view.t)
 #   install-deps.sh --cross-arm64  also Debian's aarch64 cross compiler and
 #                            the :arm64 libraries, for make ARCH=arm64 on
 #                            an x86 host (adds arm64 to dpkg's architectures;

@@ -6,14 +6,14 @@
 #   - its RSS stays flat,
 #   - every submit is matched by a completion, or the loss is reported
 #     (the gap between the Events counts is covered by Lost: lines).
-# Stage 10's ctracer has no start map: it holds each bio's tree in user
+# ctracer (tools/ctracer) has no start map: it holds each bio's tree in user
 # space until the bio ends, so it runs with its trees printed (to a
 # filter that keeps the summary) and its memory is what is watched.
 # Opt-in, root, not part of make test. Results: docs/soak.md.
 #
 #   scripts/soak.sh [-m MINUTES] [-d DEV] [-l] STAGE...
-#     STAGE   a number (03, 10) or a stage folder: a bio_trace stage, or
-#             stage 10's ctracer
+#     STAGE   a number (03, 07) or a stage folder: a bio_trace stage;
+#             or ctracer (tools/ctracer)
 #     -m      minutes per stage (default 10)
 #     -d      a scratch block device to use (default: a loop device over
 #             a file in /dev/shm); its contents are overwritten
@@ -169,7 +169,7 @@ soak_one() {
 	return $fail
 }
 
-# ctracer_verdict: stage 10's checks, after soak_one's run (its variables).
+# ctracer_verdict: ctracer's checks, after soak_one's run (its variables).
 # Its memory holds the trees of the bios under way, so the first burst
 # sets its working set: from then on RSS must stay flat. Its Events line
 # is "hits H, bios B": every fio I/O is a bio, unless the ring buffer had
@@ -202,6 +202,7 @@ status=0
 for st in "$@"; do
 	case $st in
 	[0-9]*) dir=$(ls -d "$ROOT"/stage"$st"_* 2>/dev/null | head -n 1) ;;
+	ctracer) dir=$ROOT/tools/ctracer ;;
 	*) dir=$st ;;
 	esac
 	[ -d "${dir:-}" ] || { echo "soak: no stage '$st'" >&2; status=2; continue; }

@@ -275,6 +275,8 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	t.stats = skel->maps.stats;	/* the summary's counters */
+	t.start = skel->maps.start;	/* and the I/O in flight at exit */
 	v.fd = bpf_map__fd(skel->maps.hist);
 	v.ncpu = libbpf_num_possible_cpus();
 	v.percpu = calloc(v.ncpu > 0 ? v.ncpu : 1, sizeof(*v.percpu));

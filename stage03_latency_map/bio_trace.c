@@ -83,6 +83,8 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	t.stats = skel->maps.stats;	/* the summary's counters */
+	t.start = skel->maps.start;	/* and the I/O in flight at exit */
 	/* Lesson#3: the events map's reader; tracer_run() polls it. */
 	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
 	if (!t.rb) {

@@ -89,6 +89,8 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	t.stats = skel->maps.stats;	/* the summary's counters */
+	t.start = skel->maps.start;	/* and the I/O in flight at exit */
 	start_name = doors_target(&t.doors, &point_rq_start);
 	done_name = doors_target(&t.doors, &point_rq_done);
 	/* Lesson#3: the events map's reader; tracer_run() polls it. */

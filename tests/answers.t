@@ -7,6 +7,9 @@
 # and the hunk. Their builds and runs: tests/check.t, tests/solutions.t.
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/scripts/solution
+# the classroom VM has the patches, not the tools that apply them
+[ -f "$S" ] && command -v patch >/dev/null 2>&1 ||
+	skip_all "needs scripts/solution and patch (the host's; the VM runs the answers built)"
 
 n=0
 for p in "$ROOT"/solutions/*.patch; do

@@ -66,14 +66,15 @@ printf "TITLE='made up'\nSOURCE=x.bpf.c\nNEEDS='biodev fpu:neon'\n" >"$T_TMP/bad
 is "$? $(cat "$T_TMP/err")" "2 check: exercise 99.1: unknown NEEDS kind 'fpu' (exercises/99.1/spec)" \
 	"a NEEDS kind the checker does not know: one line names the exercise and the kind, exit 2"
 
-# --- 10.3's fdoor under DOOR=auto, where there are no kprobes: stage
-# 10's ctracer is asked about fentry, built first when it is not (a
-# made-up stage 10 here, whose ctracer says what this host's does)
+# --- 10.3's fdoor under DOOR=auto, where there are no kprobes:
+# tools/ctracer's ctracer is asked about fentry, built first when it is
+# not (a made-up tools/ctracer here, whose ctracer says what this
+# host's does)
 if command -v make >/dev/null 2>&1; then
-	mkdir -p "$T_TMP/fd/stage10_class_trace"
+	mkdir -p "$T_TMP/fd/tools/ctracer"
 	printf 'ctracer:\n\tprintf %s >$@ && chmod +x $@\n' \
 		"'#!/bin/sh\necho \"ctracer: no fentry door on this kernel (refused by this kernel (EPERM))\" >&2\nexit 1\n'" \
-		>"$T_TMP/fd/stage10_class_trace/Makefile"
+		>"$T_TMP/fd/tools/ctracer/Makefile"
 	(
 		ROOT=$T_TMP/fd DOOR=auto
 		# shellcheck disable=SC1091
@@ -83,11 +84,11 @@ if command -v make >/dev/null 2>&1; then
 		fdoor_missing
 	) >"$T_TMP/fd.out" 2>"$T_TMP/fd.err"
 	is "$(cat "$T_TMP/fd.out")" "-r needs a function door, and this kernel ($(uname -r)) has none: no kprobes, fentry: refused by this kernel (EPERM)" \
-		"10.3 in DOOR=auto, no kprobes, stage 10 not built: it is built and asked; fentry: why"
-	is "$(cat "$T_TMP/fd.err")" "check: building stage10_class_trace/ctracer, to ask it about fentry" \
-		"10.3 in DOOR=auto, stage 10 not built: one line says it is built"
+		"10.3 in DOOR=auto, no kprobes, ctracer not built: it is built and asked; fentry: why"
+	is "$(cat "$T_TMP/fd.err")" "check: building tools/ctracer/ctracer, to ask it about fentry" \
+		"10.3 in DOOR=auto, ctracer not built: one line says it is built"
 else
-	skip "fdoor builds stage 10's ctracer" "needs make (the VM has none; its stage 10 is built)"
+	skip "fdoor builds tools/ctracer's ctracer" "needs make (the VM has none; its ctracer is built)"
 fi
 
 # --- bpf_obj atomics (06.3's NEEDS) asks the verifier: here it answers

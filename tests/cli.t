@@ -37,7 +37,7 @@ done
 # ctracer's own options: -s takes plain decimal sectors only (strtoull
 # took " -5", "+5", "1- 2" and 0x, read 010 as octal), -p a process
 # that exists. Each refusal: exit 2, one line, then a --help hint.
-C=$ROOT/stage10_class_trace/ctracer
+C=$ROOT/tools/ctracer/ctracer
 if [ -x "$C" ]; then
 	for arg in ' -5' '+5' '-5' '1- 2' '1 -2' '0x10' '5-3' '5-' '-' '' '18446744073709551616' \
 		'1-2-3' '1e3'; do
@@ -93,7 +93,7 @@ time.sleep(60)' >"$T_TMP/py.out" &
 		skip "ctracer -p 1 as nobody" "needs root and setpriv to drop it"
 	fi
 else
-	skip "ctracer's -s and -p" "stage10_class_trace/ctracer is not built"
+	skip "ctracer's -s and -p" "tools/ctracer/ctracer is not built"
 fi
 
 # make demo: the hint names every stage, 00 to 10 (the classroom VM
@@ -140,8 +140,10 @@ fi
 
 # -a auto when a door's test load passes but the stage's programs do not
 # load there: the next door is taken, and the door line says why. The
-# test hook BWB_TEST_BREAK_LOAD (common/doors.c) makes the kernel refuse
-# the programs of the doors it names, as a verifier would.
+# test hook BWB_TEST_BREAK_LOAD (tests/hooks/break_load.c, linked only
+# into stage 03's test build tests/bin/bio_trace_hooked) makes the kernel
+# refuse the programs of the doors it names, as a verifier would.
+H=$BIN/bio_trace_hooked
 # left_over BEFORE: BPF objects that are new since BEFORE and held by no process
 left_over() {
 	"$BIN/bpf_obj" ids all | sort -u >"$T_TMP/held"
@@ -151,8 +153,8 @@ left_over() {
 first_door() {
 	sed -n 's/^submit_bio: [a-z_]* door, \([a-z_]*\)\/.*/\1/p' "$1" | sed 's/^kretprobe$/kprobe/'
 }
-if [ ! -x "$S" ] || [ ! -x "$BIN/bio_io" ] || [ ! -x "$BIN/bpf_obj" ]; then
-	skip "-a auto falls back" "stage03, tests/bin/bio_io or bpf_obj is not built"
+if [ ! -x "$S" ] || [ ! -x "$H" ] || [ ! -x "$BIN/bio_io" ] || [ ! -x "$BIN/bpf_obj" ]; then
+	skip "-a auto falls back" "stage03, tests/bin/bio_trace_hooked, bio_io or bpf_obj is not built"
 elif ! "$S" -q --duration 0.1 >/dev/null 2>"$T_TMP/err"; then
 	skip "-a auto falls back" "stage03 does not start here: $(head -n 1 "$T_TMP/err")"
 elif ! scratch_dev; then
@@ -171,7 +173,7 @@ else
 	done
 	if [ -z "$next" ]; then
 		skip "$t" "no door after $first starts on this kernel: none to fall back to"
-	elif start env BWB_TEST_BREAK_LOAD="$first" "$S" -d "$DEV"; then
+	elif start env BWB_TEST_BREAK_LOAD="$first" "$H" -d "$DEV"; then
 		held=$("$BIN/bpf_obj" ids $TPID | sort -u | grep -c '^prog ')
 		io "/dev/$DEV" 0 8 16
 		stop
@@ -197,11 +199,11 @@ else
 	tp_btf) forced=tracepoint ;;
 	*) forced=$first ;;
 	esac
-	env BWB_TEST_BREAK_LOAD="$first" "$S" -a "$forced" -q --duration 0.1 >/dev/null 2>"$T_TMP/err"
+	env BWB_TEST_BREAK_LOAD="$first" "$H" -a "$forced" -q --duration 0.1 >/dev/null 2>"$T_TMP/err"
 	is "$?" 1 "-a $forced, its programs refused: no fallback, exit 1"
 	is "$(cat "$T_TMP/err")" "bio_trace: cannot load BPF object: Invalid argument (try -v)" \
 		"-a $forced, its programs refused: one line says so"
-	env BWB_TEST_BREAK_LOAD="fentry kprobe tp_btf" "$S" -q --duration 0.1 \
+	env BWB_TEST_BREAK_LOAD="fentry kprobe tp_btf" "$H" -q --duration 0.1 \
 		>/dev/null 2>"$T_TMP/err"
 	is "$?" 1 "-a auto, every door refused: exit 1"
 	case $first in
@@ -216,6 +218,8 @@ else
 			grep -qx "submit_bio: no working door on this kernel (.*failed to load (Invalid argument); tracepoint: ${tp_why##*tracepoint: }" "$T_TMP/err"
 	fi
 	is "$(wc -l <"$T_TMP/err")" 1 "-a auto, every door refused: nothing else on stderr"
+	env BWB_TEST_BREAK_LOAD="fentry kprobe tp_btf" "$S" -q --duration 0.1 >/dev/null 2>&1
+	is "$?" 0 "the stage's own build has no test hook: BWB_TEST_BREAK_LOAD does nothing"
 	# the kernel frees a closed map from a work queue, a moment after exit
 	none_left() { [ -z "$(left_over "$T_TMP/before")" ]; }
 	wait_for 30 none_left
@@ -224,7 +228,7 @@ fi
 
 # The root tests below on a scratch device of their own (or the one above)
 if [ -z "${DEV:-}" ] && ! scratch_dev; then
-	skip "-d through a symlink, ctracer -s 016, make demo STAGE=10" \
+	skip "-d through a symlink, ctracer -s 016, make demo STAGE=ctracer" \
 		"cannot make a scratch block device"
 	done_testing
 fi
@@ -276,19 +280,19 @@ else
 	skip "ctracer -s 016" "ctracer or tests/bin/bio_io is not built"
 fi
 
-# make demo STAGE=10: ctracer is found, traces the demo's reads
+# make demo STAGE=ctracer: tools/ctracer is found, traces the demo's reads
 if [ ! -f "$DEMO" ]; then
-	skip "demo.sh 10" "no scripts/demo.sh here (the classroom VM)"
+	skip "demo.sh ctracer" "no scripts/demo.sh here (the classroom VM)"
 elif [ -x "$C" ]; then
-	"$DEMO" 10 >"$T_TMP/out" 2>"$T_TMP/err"
-	is "$?" 0 "demo.sh 10 exits 0"
-	check "demo.sh 10: does not say ctracer is not built" \
+	"$DEMO" ctracer >"$T_TMP/out" 2>"$T_TMP/err"
+	is "$?" 0 "demo.sh ctracer exits 0"
+	check "demo.sh ctracer: does not say ctracer is not built" \
 		sh -c "! grep -q 'not built' '$T_TMP/err'"
-	check "demo.sh 10: ctracer attached" grep -q '^Tracing loop[0-9]*\.\.\.' "$T_TMP/err"
+	check "demo.sh ctracer: ctracer attached" grep -q '^Tracing loop[0-9]*\.\.\.' "$T_TMP/err"
 	# the demo reads 4 KiB at sectors 0, 800, ... 5600
 	is "$(grep -Ec ' sector=(0|800|1600|2400|3200|4000|4800|5600)  size=4096  READ' \
-		"$T_TMP/out")" 8 "demo.sh 10: its 8 reads, a tree each"
+		"$T_TMP/out")" 8 "demo.sh ctracer: its 8 reads, a tree each"
 else
-	skip "demo.sh 10" "ctracer is not built"
+	skip "demo.sh ctracer" "ctracer is not built"
 fi
 done_testing

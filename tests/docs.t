@@ -190,12 +190,23 @@ for dir in stage[0-9][0-9]_*; do
 	ok $? "$dir: every sample line is one the stage prints"
 done
 
+# --- each tool (tools/ctracer): a README whose sample runs are lines
+# the tool prints
+for dir in tools/*; do
+	[ -f "$dir/Makefile" ] || continue
+	check "$dir has a README" test -f "$dir/README.md"
+	section "$dir/README.md" "Run it" | blocks >"$T_TMP/sample"
+	check "$dir: Run it has a sample run" grep -q '^\$ ' "$T_TMP/sample"
+	sample_ok "$dir" "$T_TMP/sample"
+	ok $? "$dir: every sample line is one the tool prints"
+done
+
 # --- troubleshooting quotes real messages (its ```text blocks)
 T=docs/troubleshooting.md
 if [ -f "$T" ]; then
 	blocks text <"$T" >"$T_TMP/msgs"
 	check "$T quotes messages" test -s "$T_TMP/msgs"
-	formats common/*.c stage*/*.c scripts/*.sh >"$T_TMP/all.re"
+	formats common/*.c stage*/*.c tools/*/*.c scripts/*.sh >"$T_TMP/all.re"
 	bad=0
 	while IFS= read -r l; do
 		case "$l" in
@@ -212,7 +223,7 @@ fi
 
 # --- relative links in the workbook's Markdown resolve
 bad=0
-for f in README.md docs/*.md stage*/README.md solutions/README.md bench/*/README.md; do
+for f in README.md docs/*.md stage*/README.md tools/*/README.md solutions/README.md bench/*/README.md; do
 	[ -f "$f" ] || continue
 	d=$(dirname "$f")
 	for l in $(grep -o '](\([^)#:]*\))' "$f" | sed 's/^](//; s/)$//'); do

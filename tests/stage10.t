@@ -1,293 +1,164 @@
 #!/bin/sh
-# Stage 10: ctracer finds the functions that take a struct bio * and
-# follows each bio through them (or through the block tracepoints), as a
-# tree per bio. Ground truth: one O_DIRECT read of a known sector.
+# Stage 10: class tracing. Ground truth: O_DIRECT reads and writes at
+# known sectors of a loop device, one bio each (bio_io). Each must have
+# a tree: its sector, size and operation at its submit, submitted by our
+# bio_io, ended, its points in time order; a second disk's bio, not
+# traced (-d), must not show; the summary counts them, nothing lost.
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/stage10_class_trace/class_trace
 need_bin "$S"
 need_bin "$BIN/bio_io"
 
-# --tree-timeout takes seconds as --duration does; anything else is one
-# line and exit 2 (no root needed: it is refused before anything runs)
-for arg in 0 -1 x 5s 1e8 ''; do
-	"$S" --tree-timeout "$arg" >/dev/null 2>"$T_TMP/err"
-	is "$?" 2 "--tree-timeout '$arg' exits 2"
-	is "$(head -n 1 "$T_TMP/err")" \
-		"ctracer: --tree-timeout needs a positive number of seconds, not '$arg'" \
-		"--tree-timeout '$arg': says why in one line"
+# usage errors: one line, the --help hint, exit 2 (no root needed: they
+# are refused before anything runs)
+for args in "--bogus" "-a nosuch" "--duration 0" "stray"; do
+	"$S" $args >"$T_TMP/out" 2>"$T_TMP/err"
+	is "$?" 2 "class_trace $args exits 2"
+	check "class_trace $args: one line that says why, then the --help hint" sh -c "
+		test \$(wc -l <'$T_TMP/err') -eq 2 && head -n 1 '$T_TMP/err' | grep -q '^class_trace: ' &&
+		tail -n 1 '$T_TMP/err' | grep -q -- '--help' && test ! -s '$T_TMP/out'"
 done
+"$S" -a nosuch >/dev/null 2>"$T_TMP/err"
+is "$(head -n 1 "$T_TMP/err")" "class_trace: unknown door 'nosuch' (auto, fentry, kprobe, tracepoint)" \
+	"an unknown door is refused in one line that names the doors"
+
 need_root
 scratch_dev || skip_all "cannot make a scratch block device"
+# a second disk, not traced: its bio must not show (-d)
+[ -e /dev/loop-control ] || modprobe loop 2>/dev/null
+dd if=/dev/zero of="$T_TMP/other.img" bs=1M count=4 2>/dev/null
+OTHER=$(loop_attach "$T_TMP/other.img") || OTHER=
 
-# --- discovery from BTF
-"$S" --list >"$T_TMP/list" 2>"$T_TMP/list.err"
-is "$?" 0 "--list exits 0"
-n=$(sed -n 's/^\([0-9]*\) functions take a struct bio \*.*/\1/p' "$T_TMP/list")
-check "--list finds functions in BTF (${n:-none})" test "${n:-0}" -ge 50
-check "--list: submit_bio, its bio the first argument" grep -Eq '^submit_bio +arg1$' "$T_TMP/list"
-check "--list: bio_endio, its bio the first argument" grep -Eq '^bio_endio +arg1$' "$T_TMP/list"
-check "--list: no tracepoint glue" \
-	sh -c "! grep -Eq '^(__bpf_trace_|__probestub_|__traceiter_)' '$T_TMP/list'"
-is "$(grep -Ec '^[A-Za-z_0-9.]+ +arg[1-5]( |$)' "$T_TMP/list")" "$n" \
-	"--list: one line per function counted"
-
-# --- every program passes this kernel's verifier, also those of the doors
-# it cannot attach here (the kprobe programs on a host without kprobes).
-# A kernel that refuses fentry refuses to load those programs at all:
-# then they are left out of a copy of the object (the VM loads them).
-OBJ=$ROOT/build/stage10_class_trace/ctracer.bpf.o
-left=
-if [ -f "$OBJ" ] && ! why=$(door_ok "$S" fentry); then
-	if command -v llvm-objcopy >/dev/null 2>&1 &&
-	   llvm-objcopy --remove-section='fentry*' --remove-section='.relfentry*' \
-		--remove-section='fexit*' --remove-section='.relfexit*' "$OBJ" "$T_TMP/nofentry.o"; then
-		OBJ=$T_TMP/nofentry.o
-		left=", fentry and fexit left out: ${why#*: }"
-	else
-		OBJ=
-	fi
-fi
-if [ ! -f "$OBJ" ] || ! command -v bpftool >/dev/null 2>&1; then
-	skip "every program loads" "needs bpftool, llvm-objcopy and the host's build of ctracer.bpf.o"
-else
-	grep -q ' /sys/fs/bpf bpf ' /proc/mounts || mount -t bpf bpf /sys/fs/bpf 2>/dev/null
-	pin=/sys/fs/bpf/ctracer_$$	# (bpffs refuses a "." in a name)
-	if ! mkdir "$pin" 2>/dev/null; then
-		skip "every program loads" "no bpffs at /sys/fs/bpf"
-	else
-		bpftool prog loadall "$OBJ" "$pin" >"$T_TMP/loadall" 2>&1
-		ok $? "every program of ctracer.bpf.o passes the verifier ($(ls "$pin" | wc -l) programs$left)"
-		[ -s "$T_TMP/loadall" ] && grep -E 'load failed|disallowed|invalid' "$T_TMP/loadall" | head -n 5 | sed 's/^/#   /'
-		rm -rf "$pin"
-	fi
-fi
-
-# tree FILE SECTOR SUBMIT END: shell assignments for the trees whose bio
-# was at SECTOR when submitted (at point SUBMIT); a line shows a field
-# only where it changed, so the fields are carried from line to line:
-#   TREES how many; then, for the first: HDR (its header), SUB and END
-#   (line numbers in the tree of its submit and of its end at END),
-#   SUB_TASK (the submitter), SIZE and OP at its submit.
-tree() {
-	awk -v sec="$2" -v subp="$3" -v endp="$4" '
-	function flush() {
-		if (sb && ssec == sec && !trees++)
-			printf "HDR=\"%s\" SUB=%d END=%d SUB_TASK=%s SIZE=%s OP=%s ",
-				hdr, sb, end, task, size, op
-	}
-	/^bio 0x/ { flush(); hdr = $0; n = sb = end = 0; cs = cz = co = ""; next }
-	/^ +[0-9]+\.[0-9]+ us / {
+# trees FILE: one line per tree that has a submit (block_bio_queue or
+# submit_bio): its sector, size and operation there, the submitter, its
+# submit's and end's line in the tree, 1 if its times never go back.
+#   SECTOR SIZE OP TASK SUBMIT_LINE END_LINE ORDERED
+trees() {
+	awk '
+	function flush() { if (sub_at) print sec, size, op, task, sub_at, end_at, ordered }
+	/^bio 0x/ { flush(); n = sub_at = end_at = 0; ordered = 1; last = -1; next }
+	/^ +[0-9]+\.[0-9]+ us  cpu/ {
 		n++
-		got = 0
-		for (i = 7; i <= NF; i++) {
-			if ($i ~ /^sector=/) cs = substr($i, 8)
-			if ($i ~ /^size=/) cz = substr($i, 6)
-			# the operation, then its flags ("READ SYNC|IDLE")
-			if (!got && $i ~ /^[A-Z_]+$/) { co = $i; got = 1 }
+		if ($1 + 0 < last) ordered = 0
+		last = $1 + 0
+		if (($5 == "block_bio_queue" || $5 == "submit_bio") && !sub_at) {
+			sub_at = n; task = $4; sec = substr($6, 8); size = substr($7, 6); op = $8
 		}
-		p = $6		# "submit_bio", or with -r "submit_bio() {"
-		sub(/\(.*/, "", p)
-		if (p == subp && !sb) { sb = n; task = $5; ssec = cs; size = cz; op = co }
-		if (p == endp && $0 ~ /\(end\)$/) end = n
+		if ($NF == "(end)") end_at = n
 	}
-	END { flush(); printf "TREES=%d\n", trees }' "$1"
+	END { flush() }' "$1"
 }
 
-SECTOR=2048
+# the summary's count of POINT (submit_bio or bio_endio)
+events() {
+	sed -n "s/^Events: .*$1 \([0-9]*\).*/\1/p" "$T_TMP/out"
+}
+
+doors=
 for door in $TEST_DOORS; do
 	t="stage10 [$door]"
-	case $door in
-	tracepoint) subp=block_bio_queue endp=block_rq_complete ;;
-	kprobe | fentry) subp=submit_bio endp=bio_endio ;;
-	*) skip "$t" "ctracer has no $door door"; continue ;;
-	esac
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"
+		is "$(wc -l <"$T_TMP/door.err")" 1 "$t: the missing door refused in one line"
 		continue
 	fi
+	doors="$doors $door"
 	start "$S" -a "$door" -d "$DEV" || { ok 1 "$t: starts"; continue; }
-	io "/dev/$DEV" $SECTOR
-	pid=$(sed -n 's/^pid //p' "$T_TMP/io.out")
+	io "/dev/$DEV" 0 8 2048
+	rpid=$(sed -n 's/^pid //p' "$T_TMP/io.out")
+	io -w "/dev/$DEV" 4000 5000
+	wpid=$(sed -n 's/^pid //p' "$T_TMP/io.out")
+	[ -n "$OTHER" ] && io "$OTHER" 6000
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
-	att=$(sed -n 's/.* door, .*: \([0-9]*\) of [0-9]* .* attached in [0-9]* ms.*/\1/p' "$T_TMP/err")
-	check "$t: says how many points it attached (${att:-none})" test "${att:-0}" -gt 0
-	[ "$door" != tracepoint ] &&
-		check "$t: at least 100 functions attached (${att:-none})" test "${att:-0}" -ge 100
-	HDR= SUB=0 END=0 SUB_TASK= SIZE= OP=
-	eval "$(tree "$T_TMP/out" $SECTOR $subp $endp)"
-	is "$TREES" 1 "$t: exactly one bio at sector $SECTOR"
-	is "$SIZE" 4096 "$t: its size 4096"
-	is "$OP" READ "$t: a READ"
-	is "$SUB_TASK" "bio_io-$pid" "$t: submitted by our bio_io ($subp)"
-	check "$t: $subp (line $SUB) before its end at $endp (line $END)" \
-		test "$SUB" -gt 0 -a "$END" -gt "$SUB"
-	case $HDR in
-	*"no end seen"* | *"no submit seen"* | "") ok 1 "$t: whole life seen ($HDR)" ;;
-	*) ok 0 "$t: whole life seen" ;;
-	esac
-	# events the kernel skipped and counted (a kprobe or a recursion
-	# miss: an interrupt's event while a program ran on its CPU, seen on a
-	# loaded host) are said; nothing else may be lost
+	check "$t: says its door and how many points it attached" \
+		grep -Eq "^class_trace: $door door, .*: [1-9][0-9]* of [0-9]+ .* attached in [0-9]+ ms" \
+		"$T_TMP/err"
+	trees "$T_TMP/out" >"$T_TMP/trees"
+	for io in "0 READ $rpid" "8 READ $rpid" "2048 READ $rpid" "4000 WRITE $wpid" \
+		"5000 WRITE $wpid"; do
+		set -- $io
+		n=$(awk -v s="$1" '$1 == s' "$T_TMP/trees" | wc -l)
+		is "$n" 1 "$t: one tree for the $2 at sector $1"
+		line=$(awk -v s="$1" '$1 == s' "$T_TMP/trees" | head -n 1)
+		is "$(echo "$line" | cut -d' ' -f2-4)" "4096 $2 bio_io-$3" \
+			"$t: sector $1: size 4096, $2, submitted by our bio_io"
+		check "$t: sector $1: ended after its submit, its points in time order ($line)" \
+			sh -c "echo '$line' | awk '{ exit !(\$6 > \$5 && \$7 == 1) }'"
+	done
+	if [ -n "$OTHER" ]; then
+		is "$(grep -c 'sector=6000 ' "$T_TMP/out")" 0 "$t: the other disk's bio not shown (-d)"
+	else
+		skip "$t: the other disk's bio not shown (-d)" "cannot make a second loop device"
+	fi
+	is "$(awk '/^bio 0x/ && !/, [0-9]+ events in [0-9.]+ us(, no submit seen)?(, not ended)?$/' \
+		"$T_TMP/out")" "" "$t: every tree has its header"
+	# the summary's counts, from BPF, against the trees: our 5 bios (and
+	# any udev's probe of the disk after our write), each submit a tree;
+	# an end for each, but those still in flight at exit
+	sum=$(grep '^\(Events\|In flight\|Lost\): ' "$T_TMP/out" | tr '\n' ' ')
+	check "$t: the summary counts our 5 submits at least ($sum)" test "$(events submit_bio)" -ge 5
+	is "$(($(events bio_endio) + $(starts_unended)))" "$(($(events submit_bio) + $(ends_unstarted)))" \
+		"$t: the summary: ends + starts left = submits + ends without a start"
+	# events the kernel skipped and counted (a miss: an interrupt's event
+	# while a program ran on its CPU) are said; nothing else may be lost
 	is "$(grep '^Lost: ' "$T_TMP/out" | grep -v ' events missed by ' | grep -vx 'Lost: none')" "" \
-		"$t: nothing lost but events the kernel counted as missed ($(grep '^Lost: ' "$T_TMP/out" | tr '\n' ' '))"
-	check "$t: each line names its context" awk '/^ +[0-9]+\.[0-9]+ us / &&
-		$4 !~ /^(task|softirq|hardirq|nmi|irq)$/ { bad = 1 } END { exit bad }' "$T_TMP/out"
-	# a bio is submitted, and a request issued, by a task (the reader,
-	# or kblockd's worker): never in an interrupt
-	check "$t: $subp and block_rq_issue run in task context" awk -v p="$subp" '
-		/^ +[0-9]+\.[0-9]+ us / && ($6 == p || $6 == "block_rq_issue") { n++; if ($4 != "task") bad = 1 }
-		END { exit bad || !n }' "$T_TMP/out"
+		"$t: nothing lost ($sum)"
+	[ "$(lost_count "events missed by")" -eq 0 ] &&
+		is "$(wc -l <"$T_TMP/trees")" "$(events submit_bio)" "$t: a tree for each submit counted"
 
-	# the smoke set: one run per door (each attaches some 200 functions)
+	# the smoke set (the VM's emulated CPUs): one run per door
 	[ -n "${TEST_SMOKE:-}" ] && continue
 
-	# -r: each call with its return and duration; -s: that sector's bio only
-	if [ "$door" != tracepoint ]; then
-		start "$S" -a "$door" -r -d "$DEV" -s $SECTOR || { ok 1 "$t: -r starts"; continue; }
-		io "/dev/$DEV" 1024 $SECTOR
-		stop
-		is "$TRC" 0 "$t: -r: exits 0 on Ctrl-C"
-		eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
-		is "$TREES" 0 "$t: -s $SECTOR: the bio at sector 1024 not shown"
-		eval "$(tree "$T_TMP/out" $SECTOR $subp $endp)"
-		is "$TREES" 1 "$t: -s $SECTOR: its bio shown"
-		check "$t: -r: submit_bio() left, with its duration" \
-			grep -Eq ' (\} submit_bio|submit_bio\(\))  [0-9]+\.[0-9]{3} us' "$T_TMP/out"
-		check "$t: -r: every call's return seen, nothing lost" grep -qx "Lost: none" "$T_TMP/out"
-	fi
-
-	# -p: only the bios that process submits, followed to their end
-	# (bio_io waits on a gate file, so its PID is known before it reads)
-	gate=$T_TMP/gate
-	rm -f "$gate"
-	: >"$T_TMP/io.out"	# there before the grep below, which may run first
-	"$BIN/bio_io" -g "$gate" "/dev/$DEV" 4096 >"$T_TMP/io.out" 2>&1 &
-	iop=$!
-	wait_for 30 grep -q '^pid ' "$T_TMP/io.out"
-	start "$S" -a "$door" -d "$DEV" -p "$iop" || { ok 1 "$t: -p starts"; kill $iop; continue; }
-	io "/dev/$DEV" 1024	# another process: not shown
-	touch "$gate"
-	wait $iop
+	# -q: no events sent, no trees; the counts still come from BPF
+	start "$S" -a "$door" -d "$DEV" -q || { ok 1 "$t: -q starts"; continue; }
+	io "/dev/$DEV" 16 24
 	stop
-	eval "$(tree "$T_TMP/out" 4096 $subp $endp)"
-	is "$TREES" 1 "$t: -p $iop: its bio at sector 4096 shown"
-	check "$t: -p: its end seen in another context" test "$END" -gt "$SUB"
-	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
-	is "$TREES" 0 "$t: -p: another process's bio not shown"
-
-	# -p under -d when the followed bio's address comes back in another
-	# process's bio: one AIO read each (bio_io -A: the bio from the block
-	# layer's pool, whose slab hands out the last one freed on a CPU
-	# first), both on CPU 0. At bio_init() the new bio's disk is not set
-	# (zeroed memory where init_on_alloc is on, as in Debian's kernels):
-	# it must still end the old life, or the other process's bio passes
-	# as the followed one's.
-	[ "$door" = tracepoint ] && continue
-	if ! command -v taskset >/dev/null 2>&1; then
-		skip "$t: -p, the followed bio's address used again" "needs taskset"
-		continue
-	fi
-	rm -f "$gate"
-	: >"$T_TMP/io.out"
-	taskset -c 0 "$BIN/bio_io" -A -g "$gate" "/dev/$DEV" 4096 >"$T_TMP/io.out" 2>&1 &
-	iop=$!
-	wait_for 30 grep -q '^pid ' "$T_TMP/io.out"
-	start "$S" -a "$door" -d "$DEV" -p "$iop" || { ok 1 "$t: -p again: starts"; kill $iop; continue; }
-	touch "$gate"
-	wait $iop
-	is "$?" 0 "$t: -p again: its AIO read at sector 4096 done"
-	taskset -c 0 "$BIN/bio_io" -A "/dev/$DEV" 1024 >"$T_TMP/io2.out" 2>&1
-	is "$?" 0 "$t: -p again: then another process's, at sector 1024, on the same CPU"
-	stop
-	eval "$(tree "$T_TMP/out" 4096 $subp $endp)"
-	is "$TREES" 1 "$t: -p again: its bio shown"
-	eval "$(tree "$T_TMP/out" 1024 $subp $endp)"
-	is "$TREES" 0 "$t: -p again: the other process's bio not shown, whatever its address"
-	[ "$TREES" -eq 0 ] || sed -n '/^bio 0x/,$p' "$T_TMP/out" | head -n 30 | sed 's/^/#   /'
+	is "$TRC" 0 "$t: -q: exits 0 on Ctrl-C"
+	is "$(grep -c '^bio 0x\|^Trees:' "$T_TMP/out")" 0 "$t: -q: no trees"
+	check "$t: -q: the summary counts our 2 submits at least" test "$(events submit_bio)" -ge 2
+	is "$(($(events bio_endio) + $(starts_unended)))" "$(($(events submit_bio) + $(ends_unstarted)))" \
+		"$t: -q: ends + starts left = submits + ends without a start"
 done
-
+[ -n "$OTHER" ] && losetup -d "$OTHER"
 if [ -n "${TEST_SMOKE:-}" ]; then
-	diag "smoke set (TEST_SMOKE): -r, -s, -p, --tree-timeout and the ways out left out"
+	diag "smoke set (TEST_SMOKE): -q and the full ring buffer left out"
 	done_testing
-	exit
 fi
 
-# --tree-timeout: a tree whose end never comes is printed after that long
-# without an event, while the run goes on, and counted. Ground truth: a
-# write to a loop device over a file of a frozen ext4 (fsfreeze): its bio
-# is queued and issued, then the loop worker waits for the thaw, so the
-# write cannot end before the test thaws it.
-t="stage10 [--tree-timeout]"
-tt_img=${TMPDIR:-/tmp}/bwb-tt.$$.img
-[ -d /dev/shm ] && tt_img=/dev/shm/bwb-tt.$$.img
-tt_low= tt_up= tt_mnt=
-if ! command -v fsfreeze >/dev/null 2>&1 || ! command -v mkfs.ext4 >/dev/null 2>&1; then
-	skip "$t" "needs fsfreeze and mkfs.ext4"
-elif ! why=$(door_ok "$S" tracepoint); then
-	skip "$t" "$why"
-elif ! dd if=/dev/zero of="$tt_img" bs=1M count=32 2>/dev/null ||
-     ! tt_low=$(loop_attach "$tt_img") ||
-     ! mkfs.ext4 -q -F "$tt_low" >/dev/null 2>&1 ||
-     ! mkdir -p "$T_TMP/tt" || ! mount "$tt_low" "$T_TMP/tt" ||
-     ! tt_mnt=$T_TMP/tt ||
-     ! dd if=/dev/zero of="$tt_mnt/file" bs=1M count=4 2>/dev/null ||
-     ! tt_up=$(loop_attach "$tt_mnt/file"); then
-	skip "$t" "cannot stack a loop device on a file of ext4"
-elif start "$S" -a tracepoint -d "${tt_up#/dev/}" --tree-timeout 1; then
-	fsfreeze --freeze "$tt_mnt"	# busybox knows only the long options
-	"$BIN/bio_io" -w "$tt_up" 2048 >"$T_TMP/io.out" 2>&1 &
-	wpid=$!
-	wait_for 120 grep -q "no end seen" "$T_TMP/out"
-	ok $? "$t: the write's tree printed without its end"
-	check "$t: ... while the run goes on" kill -0 $TPID
-	check "$t: ... and the write still waits (its end never came)" kill -0 $wpid
-	# thawed while ctracer runs: the write ends (O_DIRECT: its bio's end
-	# came before pwrite() returned), late
-	fsfreeze --unfreeze "$tt_mnt"
-	wait $wpid
-	is "$?" 0 "$t: thawed, the write ends"
+# A full ring buffer is a counted loss: the reader stopped (SIGSTOP)
+# while fio issues more events than the buffer holds (4 MiB, 72 bytes an
+# event: some 58,000; a bio sends 4 or more). The BPF side's counts stay
+# whole: the books of submits and ends still meet.
+t="stage10 [ring buffer full]"
+if ! command -v fio >/dev/null 2>&1; then
+	skip "$t" "fio is not installed (scripts/install-deps.sh)"
+elif [ -z "$doors" ]; then
+	skip "$t" "no door of$TEST_DOORS works on this kernel (above)"
+elif start "$S" -d "$DEV"; then
+	kill -STOP $TPID
+	ios=$(fio --name=full --filename="/dev/$DEV" --rw=randread --bs=512 --direct=1 \
+		--ioengine=libaio --iodepth=128 --number_ios=40000 --norandommap \
+		--output-format=terse --terse-version=3 2>/dev/null |
+		awk -F';' '$1 == 3 { print int($6 * 2) }')
+	kill -CONT $TPID
 	stop
 	is "$TRC" 0 "$t: exits 0 on Ctrl-C"
-	eval "$(tree "$T_TMP/out" 2048 block_bio_queue block_rq_complete)"
-	is "$TREES" 1 "$t: one tree for the write at sector 2048"
-	is "$OP" WRITE "$t: a WRITE"
-	addr=$(echo "$HDR" | awk '{ print $2 }')
-	addr=${addr%:}
-	is "$(grep -c "^bio $addr:" "$T_TMP/out")" 1 \
-		"$t: its late end starts no tree of its own (bio $addr)"
-	check "$t: counted as unfinished" \
-		grep -qx "Unfinished: 1 bios printed without their end after 1 s with no event (--tree-timeout)" \
-		"$T_TMP/out"
-	check "$t: its end counted late" \
-		grep -Eqx "Late: [1-9][0-9]* events of those bios came after their tree was printed" \
-		"$T_TMP/out"
-	check "$t: not counted as in flight at exit" \
-		sh -c "! grep -q 'at exit: [1-9][0-9]* bios without their end' '$T_TMP/out'"
-else
-	ok 1 "$t: starts"
-fi
-[ -n "$tt_mnt" ] && fsfreeze --unfreeze "$tt_mnt" 2>/dev/null
-[ -n "$tt_up" ] && losetup -d "$tt_up" 2>/dev/null
-[ -n "$tt_mnt" ] && umount "$tt_mnt" 2>/dev/null
-[ -n "$tt_low" ] && losetup -d "$tt_low" 2>/dev/null
-rm -f "$tt_img"
-
-# Ways out: SIGHUP ends a run like Ctrl-C; stdout that takes nothing
-# more (/dev/full) is one line and exit 1
-t="stage10 [exits]"
-if ! why=$(door_ok "$S" auto); then
-	skip "$t" "$why"
-elif start "$S" -d "$DEV"; then
-	io "/dev/$DEV" 64
-	kill -HUP $TPID
-	wait $TPID
-	is "$?" 0 "$t: SIGHUP: exit 0"
-	check "$t: SIGHUP: its tree and summary printed" grep -q "^Lost: " "$T_TMP/out"
-	"$S" --duration 0.3 >/dev/full 2>"$T_TMP/full.err"
-	is "$?" 1 "$t: >/dev/full: exit 1"
-	is "$(grep -vE '(door|Tracing)' "$T_TMP/full.err")" \
-		"ctracer: cannot write the output: No space left on device" "$t: >/dev/full: one line says why"
+	full=$(lost_count "ring buffer full")
+	check "$t: ${full:-no} events counted as not sent" test "${full:-0}" -gt 0
+	sum=$(grep '^\(Events\|In flight\|Lost\): ' "$T_TMP/out" | tr '\n' ' ')
+	check "$t: fio's ${ios:-no} reads all counted at submit ($sum)" \
+		test "$(events submit_bio)" -ge "${ios:-1}"
+	missed=$(lost_count "events missed by")
+	if [ "$missed" -gt 0 ]; then
+		skip "$t: every submit counted has its end" "$missed events missed (counted)"
+	else
+		# an end the kernel ran no program for, in a burst at full speed
+		# (docs/soak.md), leaves its start: replaced later or left at exit
+		is "$(($(events bio_endio) + $(starts_unended)))" \
+			"$(($(events submit_bio) + $(ends_unstarted)))" \
+			"$t: ends + starts left = submits + ends without a start ($sum)"
+	fi
 else
 	ok 1 "$t: starts"
 fi

@@ -42,7 +42,7 @@ ok $rc "make $*: the guest's programs build"
 # its hour. Every test file in every door on each, but for the kernels
 # in VM_SMOKE_KERNELS (default: all but 6.12): they run the stage tests
 # only (VM_SMOKE_TESTS: each stage in each door it has, refusals
-# included; stage 10's file one check per door, TEST_SMOKE). make
+# included; a file that costs minutes one check per door, TEST_SMOKE). make
 # vm-test runs the whole suite on all of them (VM_SMOKE_KERNELS empty).
 case $VM_ARCH in
 arm64) all="5.10 cloud 6.12 7.2 7.2-16k" ci="5.10 cloud 6.12 7.2-16k" ;;

@@ -89,6 +89,7 @@ int main(int argc, char **argv)
 	}
 	if (err)
 		goto cleanup;
+	t.stats = skel->maps.stats;	/* the summary's counters */
 	err = tracer_attach(&t);
 	if (err)
 		goto cleanup;

@@ -192,11 +192,11 @@ startup_times() {
 	done
 }
 
-# Stage 10's attach rate: ctracer in each door this kernel has, its
+# ctracer's attach rate (tools/ctracer): in each door this kernel has, its
 # entries alone and with -r, 3 times each; its attach line says how many
 # points it attached and in how many ms. "door how attached total ms".
 attach_rates() {
-	ct=$(ls "$ROOT"/stage[0-9][0-9]_*/ctracer 2>/dev/null | head -n 1)
+	ct=$ROOT/tools/ctracer/ctracer
 	[ -x "$ct" ] || return 0
 	: >"$OUT/attach.tsv"
 	for door in kprobe fentry tracepoint; do
@@ -258,7 +258,7 @@ write_report() {
 		fi
 		if [ -s "$OUT/attach.tsv" ]; then
 			echo
-			echo "Stage 10's \`ctracer\` attaching (median of 3; \`-r\` adds the returns):"
+			echo "\`ctracer\` (tools/ctracer) attaching (median of 3; \`-r\` adds the returns):"
 			echo
 			echo "| door | how | attached | of | time | attached per second |"
 			echo "| --- | --- | ---: | ---: | ---: | ---: |"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # ex_copy DIR: the starting point of the loaded exercise (ex_load) in
-# DIR, a new folder. A stage exercise: the stage's sources, the files
-# of ALSO beside them (a folder's own C files link before libcommon.a),
+# DIR, a new folder. A stage exercise: the stage's sources (a page's
+# .css and .js too: tools/ctracer's), the files of ALSO beside them (a folder's own C files link before libcommon.a),
 # and a Makefile that includes common.mk from DIR. A verifier corner
 # program: DIR/vload.bpf.c and a Makefile for the shared loader. The
 # student's work/ID and a teacher's answer (scripts/solution) start here.
@@ -16,7 +16,8 @@ ex_copy() {
 			"include $_mk" >"$1/Makefile"
 		return
 	fi
-	cp "$ROOT/$STAGE"/*.c "$ROOT/$STAGE"/*.h "$1"/ 2>/dev/null
+	cp "$ROOT/$STAGE"/*.c "$ROOT/$STAGE"/*.h "$ROOT/$STAGE"/*.css "$ROOT/$STAGE"/*.js \
+		"$1"/ 2>/dev/null
 	[ -f "$1/$APP.bpf.c" ] || return 1
 	for _f in $ALSO; do
 		cp "$ROOT/$_f" "$1"/ || return 1

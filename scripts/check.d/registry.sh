@@ -138,7 +138,7 @@ tp_in_btf() {
 # fdoor_missing: why the check's door (DOOR) is no function door, fentry
 # or kprobe, here; nothing if it is one or may be. -r needs one: the
 # tracepoint door has no returns. DOOR=auto: kprobes (as doors.c finds
-# them), else fentry if stage 10's ctracer opens it (root only: else
+# them), else fentry if tools/ctracer's ctracer opens it (root only: else
 # the load step says what is missing), built first if need be.
 fdoor_missing() {
 	case $DOOR in
@@ -155,9 +155,9 @@ fdoor_missing() {
 	fi
 	[ "$(id -u)" -eq 0 ] || return
 	# fentry is known only by loading: ctracer tries it
-	_ct=$ROOT/stage10_class_trace/ctracer
+	_ct=$ROOT/tools/ctracer/ctracer
 	if [ ! -x "$_ct" ]; then
-		echo "check: building stage10_class_trace/ctracer, to ask it about fentry" >&2
+		echo "check: building tools/ctracer/ctracer, to ask it about fentry" >&2
 		make -s -C "${_ct%/*}" >/dev/null 2>&1 || return	# no compiler: the check's own build says
 	fi
 	_w=$("$_ct" -a fentry -q --duration 0.1 2>&1 >/dev/null |

@@ -274,14 +274,16 @@ build_initrd() {
 	echo "$hash" >"$kdir/.inputs"
 }
 
-# What goes on the disk: the sources and README of every stage, the
-# answers' patches, the tests, the guest scripts, the docs, the checker and its
-# exercises (tests/check.t runs the built programs' run step); the
-# programs come from program_files.
+# What goes on the disk: the sources and README of every stage and of
+# tools/ctracer (its page's .css and .js too), the answers' patches, the
+# tests, the guest scripts, the docs, the checker and its exercises
+# (tests/check.t runs the built programs' run step); the programs come
+# from program_files.
 workbook_files() (
 	cd "$ROOT"
 	for f in stage*/*.c stage*/*.h stage*/README.md stage*/Makefile \
-		solutions/*.patch bench/*/README.md \
+		tools/*/*.c tools/*/*.h tools/*/*.css tools/*/*.js tools/*/README.md \
+		tools/*/Makefile solutions/*.patch bench/*/README.md \
 		tests/*.t tests/lib.sh scripts/vm/guest/* \
 		scripts/check scripts/check.d/* exercises/*/* \
 		scripts/uftrace-readahead.sh scripts/read.c \
@@ -291,14 +293,16 @@ workbook_files() (
 )
 
 # program_files: "PATH-ON-DISK BUILT-FILE" for every built program: each
-# stage's, answer's (build/solutions/ID/) and bench variant's, the test
-# helpers, scripts/heatmap.
+# stage's, tool's (tools/ctracer/ctracer), answer's (build/solutions/ID/)
+# and bench variant's, the test helpers, scripts/heatmap.
 # This host's in the source tree; another architecture's (make ARCH=arm64)
-# under build/<arch>/, a folder per stage and tests/bin, scripts.
+# under build/<arch>/, a folder per stage or tool (build/arm64/ctracer/)
+# and tests/bin, scripts.
 program_files() (
 	cd "$ROOT"
 	if [ -z "$FOREIGN" ]; then
-		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/ctracer \
+		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/class_trace \
+			tools/*/ctracer \
 			build/solutions/*/bio_trace build/solutions/*/pagecache_trace \
 			build/solutions/*/tracex3 build/solutions/*/ctracer bench/*/bio_trace \
 			tests/bin/* scripts/heatmap; do
@@ -311,8 +315,8 @@ program_files() (
 		"$xb"/solutions/*/tracex3 "$xb"/solutions/*/ctracer; do
 		[ -f "$f" ] && echo "build/${f#"$xb"/} $f"
 	done
-	for d in stage*/ bench/*/; do
-		for n in bio_trace pagecache_trace tracex3 ctracer; do
+	for d in stage*/ tools/*/ bench/*/; do
+		for n in bio_trace pagecache_trace tracex3 class_trace ctracer; do
 			f=$xb/$(basename "$d")/$n
 			[ -f "$f" ] && echo "$d$n $f"
 		done

@@ -25,7 +25,7 @@
 # reboots; on macOS, hvf where the guest is of the Mac's architecture
 # (untested here). VM_ACCEL=kvm|hvf|tcg forces the choice. Other knobs: VM_MEM (MB),
 # VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line), VM_TESTS
-# (test mode: only these test files, e.g. "stage10 stage10_view").
+# (test mode: only these test files, e.g. "ctracer ctracer_view").
 # Disks are opened with snapshot=on: changes vanish when QEMU exits, which
 # it also does when the guest reboots (-no-reboot); run.sh then boots again.
 # Not the lab's: lab-disk.img (VM_LAB_DISK), a copy of lab.img made at its

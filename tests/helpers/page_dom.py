@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# page_dom.py FILE: what ctracer's page (common/tree_page.c) shows, read
+# page_dom.py FILE: what ctracer's page (tools/ctracer/tree_page.js) shows, read
 # from the DOM Chromium dumped after the page's script ran, one fact a
 # line, for a test to hold against the terminal's tree:
 #   bar K SECTOR OP LEFT WIDTH  an overview bar: its bio, op, place (%)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unit tests of common/bio_covered.h, the rule both rq->bio walkers use
- * (bio_end.bpf.h, stage 10's ctracer.bpf.c), against the kernel's own
+ * (bio_end.bpf.h, tools/ctracer/ctracer.bpf.c), against the kernel's own
  * walk in blk_update_request(): each bio takes min(its size, what is
  * left) bytes, ends if that is all of it, and the walk stops once the
  * bytes run out.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests of common/bio_trees.c: trees taken ended or timed out, late events. */
+/* Unit tests of tools/ctracer/bio_trees.c: trees taken ended or timed out, late events. */
 #include <stdlib.h>
 #include "bio_trees.h"
 #include "tap.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests of common/btt.c: marks from both doors' points, phases, sums. */
+/* Unit tests of tools/ctracer/btt.c: marks from both doors' points, phases, sums. */
 #include <stdlib.h>
 #include <string.h>
 #include "btt.h"

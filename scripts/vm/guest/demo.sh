@@ -11,8 +11,9 @@ WB=$(cd "$(dirname "$0")/../../.." && pwd)
 stage=${1:-01}
 [ $# -gt 0 ] && shift
 dir=$(ls -d "$WB"/stage"$stage"_* 2>/dev/null | head -n 1)
-[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 09)" >&2; exit 2; }
-prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 2>/dev/null | head -n 1)
+[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 10)" >&2; exit 2; }
+prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace \
+	2>/dev/null | head -n 1)
 [ -x "$prog" ] || { echo "demo: $dir has no program" >&2; exit 1; }
 dev=${TEST_DEV:-nullb0}
 fs=${TEST_FS_DIR:-/mnt/scratch}

@@ -78,14 +78,14 @@ awk '{ d = 100 * ($3 / (($2 + $4) / 2) - 1); v[$1] = v[$1] " " d
 		printf "# overhead: stage03 quiet, %s door: IOPS %+.0f%% vs neighbouring baselines (median of %d)\n", o[i], med, m } }' \
 	"$T_TMP/drops"
 
-# Stage 10's attach rate in each door, entries alone and with -r: the
+# ctracer's attach rate (tools/ctracer) in each door, entries alone and with -r: the
 # figures docs/overhead.md quotes (diagnostics, not assertions: under
 # TCG they say little of a real machine but the ratios). A function
 # door must attach its hundred-odd functions.
-CT=$ROOT/stage10_class_trace/ctracer
+CT=$ROOT/tools/ctracer/ctracer
 for door in $TEST_DOORS; do
 	for r in "" -r; do
-		t="stage10 ctracer [$door${r:+ $r}] attaches"
+		t="ctracer [$door${r:+ $r}] attaches"
 		if [ ! -x "$CT" ] || ! why=$(door_ok "$CT" "$door"); then
 			skip "$t" "${why:-ctracer is not built}"
 			continue

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Stage 10: ctracer's btt phases against blktrace's, on the same I/O.
+# ctracer's btt phases against blktrace's, on the same I/O.
 # vm: skip the VM image has no blktrace, and its emulated CPU stalls for milliseconds between two tracers
 #
 # Ground truth: 8 O_DIRECT reads of 64 KiB this test issues, each at a
@@ -18,14 +18,14 @@
 # takes (and an interrupt between the two), and blktrace keeps its own
 # clock, so phases (durations) are compared, not times.
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/tools/ctracer/ctracer
 need_bin "$S"
 need_bin "$BIN/bio_io"
 need_root
 N=8
 # 64 KiB apart: no read touches another's sectors
 SECTORS=$(awk -v n=$N 'BEGIN { for (i = 0; i < n; i++) printf "%d ", 4096 + i * 256 }')
-# The bounds, from measurement (stage10_class_trace/README.md, "Checked
+# The bounds, from measurement (tools/ctracer/README.md, "Checked
 # against blktrace"): over 40 runs, half with one core kept busy, 99 in
 # 100 of 2,232 phases within 3.1 us of the witness's, 9 beyond 5 us +
 # 2%, the furthest 7.7 us. Now and then something runs between the two
@@ -172,7 +172,7 @@ witness_start() {
 # --- phases, "SECTOR PHASE NS", of our sectors ---------------------------
 
 # witness_phases: from the first Q, G, I, D and C of each sector, as btt
-# (and common/btt.c) take them
+# (and btt.c) take them
 witness_phases() {
 	witness_events | awk -v want="$SECTORS" '
 	BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) ours[w[i]] = 1
@@ -219,7 +219,7 @@ tree_seen() {
 # to the driver: Q G D C. With mq-deadline it is inserted first: I too.
 SCHED0=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$DEV/queue/scheduler")
 for sched in none mq-deadline; do
-	t="stage10 witness [$sched]"
+	t="ctracer witness [$sched]"
 	if ! grep -qw -- "$sched" "/sys/block/$DEV/queue/scheduler" ||
 		! echo "$sched" >"/sys/block/$DEV/queue/scheduler" 2>/dev/null; then
 		skip "$t" "$DEV offers no $sched scheduler"

@@ -1,12 +1,12 @@
 #!/bin/sh
-# Stage 10: a bio's whole path when the block layer splits it. A 1 MiB
+# ctracer: a bio's whole path when the block layer splits it. A 1 MiB
 # O_DIRECT read on a disk that takes 64 KiB (max_sectors_kb): bio_split()
 # cuts 15 parts off the front, each a bio of its own chained to the one
 # read submitted, which ends with the last 64 KiB. -s and -p choose the
 # submitted bio; its parts belong to it wherever their sectors lie.
 # Ground truth: the read's sector and size, and the disk's limit.
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/tools/ctracer/ctracer
 need_bin "$S"
 need_bin "$BIN/bio_io"
 need_root
@@ -42,7 +42,7 @@ KV=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
 old=$(cat "$LIMIT")
 echo $PART >"$LIMIT" || skip_all "cannot set $LIMIT to $PART"
 for door in $TEST_DOORS; do
-	t="stage10 [$door]"
+	t="ctracer [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"
 		continue

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Stage 10: a bio's path through stacked devices. A loop device over a
+# ctracer: a bio's path through stacked devices. A loop device over a
 # file of a filesystem on another disk: a read of the loop device is
 # served by its worker thread, which reads the file; the filesystem sends
 # bios of its own to the disk below. Where device-mapper is (dm_mod), a
@@ -10,7 +10,7 @@
 # it to the same sector below), and where the filesystem keeps that byte
 # of the file (FIEMAP).
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/tools/ctracer/ctracer
 need_bin "$S"
 need_bin "$BIN/bio_io"
 need_bin "$BIN/file_sector"
@@ -65,7 +65,7 @@ sent_below() {
 }
 
 for door in $TEST_DOORS; do
-	t="stage10 stacked [$door]"
+	t="ctracer stacked [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
 		skip "$t" "$why"
 		continue

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 10's summary, as text or JSON lines: see tree_summary.h. */
+/* ctracer's summary, as text or JSON lines: see tree_summary.h. */
 #include "options.h"
 #include "tree_summary.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Stage 10's -j: each bio's tree as one "bio" JSON object on stdout,
+ * ctracer's -j: each bio's tree as one "bio" JSON object on stdout,
  * its events in an array, written from the rows the views get
  * (tree_view.h). Field names and units are in docs/json.md.
  */

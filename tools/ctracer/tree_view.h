@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Stage 10's views of its trees, one per bio: the terminal's lines, like
+ * ctracer's views of its trees, one per bio: the terminal's lines, like
  * ftrace's function graph; --trace-json, Chrome trace events (Perfetto and
  * speedscope open them); --html, a page of every bio on one time axis,
  * each bio's timeline and call tree (tree_page.h). Each gets the same rows.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * A ring buffer read in rounds: at most round events, then a call to
- * between() (stage 10 prints and frees the trees that ended), then the
+ * between() (ctracer prints and frees the trees that ended), then the
  * next round. Under a flood the buffer never empties, and
  * ring_buffer__consume() would not return until it did: whatever the
  * reader builds from the events would pile up meanwhile.

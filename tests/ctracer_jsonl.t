@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Stage 10's -j: one "bio" object per tree on stdout, then a "btt" object
+# ctracer's -j: one "bio" object per tree on stdout, then a "btt" object
 # per phase and the "summary" (docs/json.md). Ground truth: one 4 KiB
 # O_DIRECT read at a known sector, by a process whose PID we know, in the
 # tracepoint door (every kernel has it; its points give the btt phases).
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/tools/ctracer/ctracer
 need_bin "$S"
 need_bin "$BIN/bio_io"
 need_root
@@ -71,7 +71,7 @@ EOF
 }
 
 SECTOR=2048
-t="stage10 [tracepoint, -j]"
+t="ctracer [tracepoint, -j]"
 if start "$S" -a tracepoint -j -d "$DEV" -s $SECTOR; then
 	io "/dev/$DEV" $SECTOR
 	pid=$(sed -n 's/^pid //p' "$T_TMP/io.out")
@@ -103,7 +103,7 @@ else
 fi
 
 # -j -q: no bio is sent, so only the summary, without a bios count
-t="stage10 [tracepoint, -j -q]"
+t="ctracer [tracepoint, -j -q]"
 if start "$S" -a tracepoint -j -q -d "$DEV"; then
 	io "/dev/$DEV" $SECTOR
 	stop

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Stage 10's summary at exit: where the bios' time went (btt.h), what
+ * ctracer's summary at exit: where the bios' time went (btt.h), what
  * the run counted, and every loss; with -j the same as JSON objects, a
  * "btt" one per phase and the "summary" (docs/json.md).
  */

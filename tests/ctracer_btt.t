@@ -1,10 +1,10 @@
 #!/bin/sh
-# Stage 10: where a bio's time went, in blktrace's btt phases (common/btt.c).
+# ctracer: where a bio's time went, in blktrace's btt phases (btt.c).
 # Ground truth: reads this test issues, timed at the same time by stage
 # 03 in the same door (its submit_bio() -> bio_endio() is ctracer's Q2C),
 # and in the classroom VM a disk whose every I/O takes TEST_SLOW_NS.
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/tools/ctracer/ctracer
 S03=$ROOT/stage03_latency_map/bio_trace
 need_bin "$S"
 need_bin "$S03"
@@ -20,7 +20,7 @@ phase() {
 }
 
 for door in $TEST_DOORS; do
-	t="stage10 [$door] btt"
+	t="ctracer [$door] btt"
 	if ! why=$(door_ok "$S" "$door") || ! why=$(door_ok "$S03" "$door"); then
 		skip "$t" "$why"
 		continue

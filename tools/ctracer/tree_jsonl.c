@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Stage 10's bios as JSON lines: see tree_jsonl.h and docs/json.md. */
+/* ctracer's bios as JSON lines: see tree_jsonl.h and docs/json.md. */
 #include <string.h>
 #include "jsonl.h"
 #include "page.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Stage 10's offline views: ctracer --trace-json and --html for three
+# ctracer's offline views: ctracer --trace-json and --html for three
 # O_DIRECT I/Os at known sectors (a read, a write, a bigger read), through
 # the tracepoint door (every kernel has it). The JSON must parse and hold
 # the read's events. The page must render in headless Chromium, read from
@@ -11,7 +11,7 @@
 # time to its next event (this door has no returns); a bar's link opens
 # its bio; and the screenshot must not be blank.
 . "$(dirname "$0")/lib.sh"
-S=$ROOT/stage10_class_trace/ctracer
+S=$ROOT/tools/ctracer/ctracer
 need_bin "$S"
 need_bin "$BIN/bio_io"
 need_root
@@ -22,7 +22,7 @@ WSECTOR=4096		# a write
 BSECTOR=8192		# a 64 KiB read
 J=$T_TMP/bios.json
 H=$T_TMP/bios.html
-t="stage10 views"
+t="ctracer views"
 
 # bad input: one line, a non-zero exit
 "$S" -a tracepoint --trace-json /nonexistent/dir/x.json --duration 0.1 >/dev/null 2>"$T_TMP/bad.err"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Stage 10's page (--html): at the top every bio of the run as a thin
+ * ctracer's page (--html): at the top every bio of the run as a thin
  * bar on one time axis (click one to open it), a key to the colours,
  * then per bio its call tree and timeline, btt's phases coloured in it.
  * Its style and script, inline: the page is one file, read offline.

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Events grouped per bio, each group (a tree) in time order, in a hash
- * table keyed by the bio's address: the store behind stage 10's trees.
- * An event is the stage's own struct, copied whole; the store reads only
- * its time. When a tree begins and ends is the stage's to say.
+ * table keyed by the bio's address: the store behind ctracer's trees.
+ * An event is the program's own struct, copied whole; the store reads only
+ * its time. When a tree begins and ends is the program's to say.
  */
 #ifndef __BIO_TREES_H
 #define __BIO_TREES_H
@@ -21,7 +21,7 @@ struct bio_tree {
 	void *ev;		/* n events, oldest first */
 	int n, cap;
 	unsigned int flags;	/* its events' flags, or-ed */
-	double ended_at;	/* the stage's clock when its end arrived */
+	double ended_at;	/* the program's clock when its end arrived */
 	bool timed_out;		/* taken without its end: no event for too long */
 };
 
