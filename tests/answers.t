@@ -5,6 +5,7 @@
 # with git apply; remade from its worked copy it is the same patch, byte
 # for byte; a patch that no longer applies fails, naming the exercise
 # and the hunk. Their builds and runs: tests/check.t, tests/solutions.t.
+# vm: skip the patches are applied on the host; the VM runs the answers built
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/scripts/solution
 # the classroom VM has the patches, not the tools that apply them
