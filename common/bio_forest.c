@@ -116,6 +116,14 @@ static void sort_events(const struct bio_forest *f, struct bio_tree *t)
 			swap(e - f->size, e, f->size);
 }
 
+void bio_forest_take(struct bio_forest *f, struct bio_tree *t,
+		     void (*show)(const struct bio_forest *f, const struct bio_tree *t))
+{
+	sort_events(f, t);
+	show(f, t);
+	forget(f, t);
+}
+
 int bio_forest_flush(struct bio_forest *f, __u64 before, bool all,
 		     void (*show)(const struct bio_forest *f, const struct bio_tree *t))
 {
@@ -126,9 +134,7 @@ int bio_forest_flush(struct bio_forest *f, __u64 before, bool all,
 		next = t->next;
 		if (!all && (!t->end_ns || t->end_ns >= before))
 			continue;
-		sort_events(f, t);
-		show(f, t);
-		forget(f, t);
+		bio_forest_take(f, t, show);
 		n++;
 	}
 	return n;

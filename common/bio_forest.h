@@ -34,6 +34,9 @@ struct bio_tree *bio_tree_find(struct bio_forest *f, __u64 bio);
 struct bio_tree *bio_tree_add(struct bio_forest *f, __u64 bio, const void *ev);
 /* Event i of t. */
 const void *bio_tree_event(const struct bio_forest *f, const struct bio_tree *t, int i);
+/* Hand t to show() now, ended or not, its events sorted by time; then forget it. */
+void bio_forest_take(struct bio_forest *f, struct bio_tree *t,
+		     void (*show)(const struct bio_forest *f, const struct bio_tree *t));
 /*
  * Hand each tree that ended before `before` (ns), or, with all, every
  * tree, to show(), oldest first, its events sorted by time; then forget

@@ -138,8 +138,10 @@ static int attach(struct class_trace_bpf *skel, const char *why, int missing)
 	int err, total = funcs.n;
 
 	cookies = calloc(funcs.n + 1, sizeof(*cookies));
-	if (!cookies || mass_attach_init(&ma, &funcs, cookies))
+	if (!cookies || mass_attach_init(&ma, &funcs, cookies)) {
+		fprintf(stderr, "%s: out of memory for %d functions\n", name, funcs.n);
 		return -ENOMEM;
+	}
 	for (int i = 0; i < funcs.n; i++)
 		cookies[i] = COOKIE(i, func_flags(funcs.f[i].name), funcs.f[i].arg);
 	if (door == DOOR_FENTRY) {
@@ -239,6 +241,25 @@ static void show_tree(const struct bio_forest *f, const struct bio_tree *t)
 	}
 }
 
+/*
+ * Does e start a new life at t's address, whose end was not sent
+ * (Lost:)? A begin after a begin or a submit does. A submit after a
+ * submit does unless it lands inside the first one's sectors: that is
+ * the rest of a split bio, queued again (the tracepoint door, before 6.2).
+ */
+static bool new_life(const struct bio_tree *t, const struct event *e)
+{
+	for (int i = 0; i < t->n; i++) {
+		const struct event *o = bio_tree_event(&forest, t, i);
+
+		if ((e->flags & EV_BEGIN) && (o->flags & (EV_BEGIN | EV_SUBMIT)))
+			return true;
+		if ((e->flags & EV_SUBMIT) && (o->flags & EV_SUBMIT))
+			return e->sector < o->sector || e->sector >= o->sector + o->size / 512;
+	}
+	return false;
+}
+
 /* Lesson#4: called by ring_buffer__poll() for each event the BPF side sent. */
 static int handle_event(void *ctx, void *data, size_t size)
 {
@@ -248,10 +269,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 	/*
 	 * The kernel reuses addresses: an ended bio's, begun or submitted
 	 * again, is a new bio. Its old tree is printed now, after those that
-	 * ended before it.
+	 * ended before it. So is a tree whose end was not sent (Lost:) when
+	 * its bio is begun or submitted again: at once, marked not ended.
 	 */
 	if (t && t->end_ns && (e->flags & (EV_BEGIN | EV_SUBMIT)))
 		bio_forest_flush(&forest, t->end_ns + 1, false, show_tree);
+	else if (t && new_life(t, e))
+		bio_forest_take(&forest, t, show_tree);
 	/* -d: bio_init()'s disk is not set yet: a new life, not an event to show */
 	if (env.dev && (e->flags & EV_BEGIN))
 		return 0;
