@@ -221,6 +221,55 @@ else
 	skip "$T" "not written yet"
 fi
 
+# --- the docs describe the workbook as it is, never its history: no
+# issue numbers ("issue 24"), no "part 2", no commit hashes.
+# names_history FILE... prints each line that names one, as
+# "FILE:LINE: what: text".
+# A hash: 7 to 12 lowercase hex digits, a letter and a digit among them,
+# standing alone (not in a 0x... number, a longer hex or decimal run or
+# an identifier). Fenced blocks (sample output, diffs) are left out.
+names_history() {
+	awk '/^ *```/ { on = !on; next }
+	on { next }
+	{
+		l = " " $0 " "
+		why = ""
+		if (l ~ /[^A-Za-z0-9_][Ii]ssues? #?[0-9]/) why = "an issue"
+		else if (l ~ /[^A-Za-z0-9_][Pp]arts? [0-9]/) why = "a part"
+		else {
+			t = l
+			gsub(/[^0-9A-Za-z_]+/, " ", t)
+			n = split(t, w, " ")
+			for (i = 1; i <= n; i++)
+				if (length(w[i]) >= 7 && length(w[i]) <= 12 && w[i] !~ /[^0-9a-f]/ &&
+				    w[i] ~ /[a-f]/ && w[i] ~ /[0-9]/) { why = "a commit hash (" w[i] ")"; break }
+		}
+		if (why != "") print FILENAME ":" FNR ": " why ": " $0
+	}' "$@"
+}
+# The checker itself: it catches each of these lines, and none of the
+# next file's (hex numbers, sample output, identifiers).
+printf '%s\n' 'As issue 24 asked.' 'See drift.md, part 2.' 'Issues 3 and 4.' \
+	'all pass (2026-11-26, at 7ebf128)' 'at f44987e,c76fffc' '(cb1b79f; the host)' \
+	>"$T_TMP/hist.bad"
+names_history "$T_TMP/hist.bad" >"$T_TMP/hist.out"
+check "history check: catches issues, parts and commit hashes" \
+	test "$(wc -l <"$T_TMP/hist.out")" -eq 6
+printf '%s\n' 'a mask of 0xff55aa1234, sector 350499320, 12345678 bytes' \
+	'sha256 481ab54a27246579aadeb372315c56de02f2fe0cba4e09b387946269fff2f415' \
+	'rq_issue 172, `block_rq_issue_btf` 60, the deadbeef key' 'in three parts, `Lesson#3`' \
+	'```' 'all pass (2026-11-26, at 7ebf128)' '```' >"$T_TMP/hist.good"
+names_history "$T_TMP/hist.good" >"$T_TMP/hist.out"
+sed 's/^/#   caught: /' "$T_TMP/hist.out"
+check "history check: passes hex numbers, identifiers and fenced blocks" test ! -s "$T_TMP/hist.out"
+for f in README.md docs/*.md solutions/README.md tools/*/README.md bench/*/README.md \
+	exercises/README.md stage*/README.md common/*/README.md; do
+	[ -f "$f" ] && names_history "$f"
+done >"$T_TMP/hist.out" 2>&1
+sed 's/^/#   /' "$T_TMP/hist.out"
+check "the docs name no issue, part or commit hash (they describe the workbook, not its history)" \
+	test ! -s "$T_TMP/hist.out"
+
 # --- relative links in the workbook's Markdown resolve
 bad=0
 for f in README.md docs/*.md stage*/README.md tools/*/README.md solutions/README.md bench/*/README.md; do

@@ -217,7 +217,6 @@ build_times() {
 	command -v git >/dev/null || { warn "no git: build not timed"; return; }
 	tmp=$(mktemp -d /tmp/bwb-build.XXXXXX)
 	git -C "$ROOT" clone -q "$ROOT" "$tmp/src" 2>/dev/null || { rm -rf "$tmp"; return; }
-	BUILD_REV=$(git -C "$tmp/src" rev-parse --short HEAD)
 	: >"$OUT/build.tsv"
 	for j in 1 "$(nproc)"; do
 		make -C "$tmp/src" clean >/dev/null 2>&1
@@ -275,7 +274,7 @@ write_report() {
 		fi
 		if [ -s "$OUT/build.tsv" ]; then
 			echo
-			echo "Full build from clean (clone of $BUILD_REV, every stage):" \
+			echo "Full build from clean (every stage):" \
 				"$(awk -F'\t' '{ printf "%s\140%s\140 %.1f s", (NR > 1 ? ", " : ""), $1, $2 / 1000 }' "$OUT/build.tsv")."
 		fi
 	} >"$rep"
