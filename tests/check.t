@@ -259,6 +259,20 @@ else
 	[ "$rc" -eq 1 ] || sed 's/^/#   /' "$T_TMP/c.out"
 fi
 
+# --- v1 half fixed: the pointer tested for the add, read after it on
+# the NULL path. The verifier says 'scalar'; the check must explain the
+# NULL path, not a kprobe's untyped argument. A copy and a build of its own.
+t="check v1, half fixed (if (n) the add; then *n)"
+WV1=$T_TMP/workv1
+CHECK_WORK=$WV1 CHECK_BUILD=$T_TMP/buildv1 CHECK_RESULTS=$T_TMP/rv1.jsonl "$C" v1 >/dev/null 2>&1
+sed -i 's|^\t__sync_fetch_and_add(n, 1);$|\tif (n)\n\t\t__sync_fetch_and_add(n, 1);|' "$WV1/v1/vload.bpf.c"
+is "$(grep -c 'if (n)' "$WV1/v1/vload.bpf.c")" 1 "$t: made from the starting point, the add guarded"
+CHECK_WORK=$WV1 CHECK_BUILD=$T_TMP/buildv1 CHECK_RESULTS=$T_TMP/rv1.jsonl "$C" v1 >"$T_TMP/c.out" 2>&1
+is "$?" 1 "$t: fails"
+check "$t: at load, on the read through R0 where it is 0" grep -q "invalid mem access 'scalar'" "$T_TMP/c.out"
+is "$(grep -o '^  why \[[a-z]*\]' "$T_TMP/c.out" | tr '\n' ' ')" "  why [null] " "$t: one explanation, the NULL one"
+check "$t: it names the path where the pointer is NULL" grep -q "path where it is NULL" "$T_TMP/c.out"
+
 # --- results: JSON lines; progress reads them
 if command -v python3 >/dev/null 2>&1; then
 	python3 -c '

@@ -11,11 +11,24 @@ why() {	# why RULE TEXT...: one explanation, wrapped under the step lines
 
 explain() {
 	_f=$1
+	# a read through a plain number, in a register the log shows holding
+	# a maybe-NULL pointer and then 0: tested for NULL (if (p)), then
+	# used on the path where it is NULL
+	_reg=$(sed -n "s/.*R\([0-9]\) invalid mem access 'scalar'.*/\1/p" "$_f" | tail -n 1)
+	_null_path=
+	[ -n "$_reg" ] && grep -Eq "(^|[ :])R${_reg}(_w)?=0( |$)" "$_f" &&
+		grep -Eq "(^|[ :])R${_reg}(_w)?=[a-z_]*_or_null" "$_f" && _null_path=1
 	if grep -q "_or_null'" "$_f"; then
 		why null "a pointer that may be NULL was used: bpf_map_lookup_elem()" \
 			"(and bpf_ringbuf_reserve()) return NULL when there is no such" \
 			"entry, and the verifier makes you test it (if (!p) return 0;)" \
 			"before any read or write through it, on every path."
+	elif [ -n "$_null_path" ]; then
+		why null "a pointer that may be NULL was tested, but used on the" \
+			"path where it is NULL: after if (p) ..., a read or write" \
+			"through p outside that if still runs when p is NULL (the log's" \
+			"R$_reg=0). Return early instead (if (!p) return 0;), so that" \
+			"every use after it has a pointer."
 	fi
 	if grep -Eq 'back-edge|infinite loop detected|BPF program is too large|is too complex|unbounded' "$_f"; then
 		why loop "the verifier walks every path to the end and could not" \
@@ -35,7 +48,7 @@ explain() {
 			"bpf_ringbuf_submit() or bpf_ringbuf_discard(), even on an early" \
 			"return. Filter before you reserve (stage 03's send_event())."
 	fi
-	if grep -Eq "invalid mem access '(scalar|inv)'" "$_f"; then
+	if [ -z "$_null_path" ] && grep -Eq "invalid mem access '(scalar|inv)'" "$_f"; then
 		why scalar "the program read memory through a plain number. A" \
 			"kprobe's (or raw tracepoint's) arguments carry no type the" \
 			"verifier trusts: read kernel memory through them with" \
