@@ -3,6 +3,7 @@
 #   make                 build every stage and tools/ (ctracer)
 #   make -C stage03_latency_map    build one
 #   make demo STAGE=03   run a stage against a built-in workload
+#   make demo EX=03.1    the same with your copy of exercise 03.1 (work/03.1)
 #   make test            build, then run every test (what CI runs)
 #   make check           the next exercise, checked (mk/check.mk, docs/check.md)
 #   make tools           the C programs of scripts/ (scripts/heatmap); make does too
@@ -31,7 +32,7 @@ helpers: common
 	@$(MAKE) --no-print-directory -C tests/unit
 
 demo: all
-	@scripts/demo.sh $(STAGE)
+	@scripts/demo.sh $(if $(EX),- $(EX),$(STAGE))
 
 test: all helpers
 	@tests/run.sh

@@ -3,11 +3,23 @@
 # Run one stage against a built-in workload on a private loop device:
 #   scripts/demo.sh 03      (or: make demo STAGE=03; 00 … 10)
 #   scripts/demo.sh ctracer (make demo STAGE=ctracer: tools/ctracer)
+#   scripts/demo.sh - 03.1  (make demo EX=03.1: your copy of an exercise,
+#                           work/03.1, as make check EX=03.1 last built it)
 # Creates a loop device over a file in /dev/shm, starts the stage with -d
 # on it, issues reads and writes for a few seconds, stops it, cleans up.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 stage=${1:-01}
+ex=${2:-}
+if [ -n "$ex" ]; then
+	# an exercise: its stage's workload, the student's program
+	STAGE= SOURCE=
+	[ -f "$ROOT/exercises/$ex/spec" ] && . "$ROOT/exercises/$ex/spec"
+	[ -n "$STAGE" ] || { echo "demo: no stage exercise '$ex' (make progress lists them)" >&2; exit 2; }
+	stage=${STAGE#stage}
+	stage=${stage%%_*}
+	[ "$STAGE" = tools/ctracer ] && stage=ctracer
+fi
 case $stage in
 ctracer) dir=$ROOT/tools/ctracer ;;
 *) dir=$(ls -d "$ROOT"/stage"$stage"_* 2>/dev/null | head -n 1) ;;
@@ -15,6 +27,11 @@ esac
 [ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 10)" >&2; exit 2; }
 prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace "$dir"/ctracer \
 	2>/dev/null | head -n 1)
+if [ -n "$ex" ]; then
+	prog=${CHECK_BUILD:-$ROOT/build/check}/$ex/$(basename "$prog")
+	[ -x "$prog" ] || { echo "demo: your copy of $ex is not built (make check EX=$ex builds work/$ex)" >&2; exit 1; }
+	echo "demo: your copy of $ex, as make check EX=$ex last built it" >&2
+fi
 [ -x "$prog" ] || { echo "demo: $dir is not built (run make)" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "demo: must be run as root (try sudo)" >&2; exit 1; }
 

@@ -295,4 +295,28 @@ elif [ -x "$C" ]; then
 else
 	skip "demo.sh ctracer" "ctracer is not built"
 fi
+
+# make demo EX=03.1: the student's copy as make check built it (here a
+# check build folder holding 03.1's answer, whose CSV rows the stage
+# cannot print), else one line that says to check it first
+if [ ! -f "$DEMO" ]; then
+	skip "demo.sh - EX" "no scripts/demo.sh here (the classroom VM)"
+else
+	"$DEMO" - v1 >/dev/null 2>"$T_TMP/err"
+	is "$? $(cat "$T_TMP/err")" "2 demo: no stage exercise 'v1' (make progress lists them)" \
+		"demo.sh - v1 (a verifier program): one line, exit 2"
+	CHECK_BUILD=$T_TMP/cb "$DEMO" - 03.1 >/dev/null 2>"$T_TMP/err"
+	is "$? $(cat "$T_TMP/err")" "1 demo: your copy of 03.1 is not built (make check EX=03.1 builds work/03.1)" \
+		"demo.sh - 03.1, not checked yet: one line, exit 1"
+	if [ -x "$ANSWERS/03.1/bio_trace" ]; then
+		mkdir -p "$T_TMP/cb/03.1"
+		cp "$ANSWERS/03.1/bio_trace" "$T_TMP/cb/03.1/"
+		CHECK_BUILD=$T_TMP/cb "$DEMO" - 03.1 >"$T_TMP/out" 2>"$T_TMP/err"
+		is "$?" 0 "demo.sh - 03.1 exits 0"
+		check "demo.sh - 03.1: runs the copy's program (its CSV rows)" \
+			grep -Eq '^[0-9]+\.[0-9]{6},read,[0-9]+\.[0-9]{3}$' "$T_TMP/out"
+	else
+		skip "demo.sh - 03.1 runs the copy" "the answers are not built (make solutions)"
+	fi
+fi
 done_testing
