@@ -39,7 +39,7 @@ for door in $DOORS; do
 	n=$(lines "$T_TMP/out")
 	ok $? "$t: each line a bio and its duration > 0; nothing else on stdout"
 	is "$n" 8 "$t: 8 latencies for 8 issued bios"
-	check "$t: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+	check "$t: nothing lost" nothing_lost "$T_TMP/out"
 
 	# Buffered writes: writeback merges many bios into one request, so the
 	# tracepoint door must walk rq->bio to end them all.
@@ -54,7 +54,7 @@ for door in $DOORS; do
 		kprobe_books "$t: buffered write" "$sub" "$end"
 	else
 		is "$end" "$sub" "$t: buffered write: every submitted bio completes"
-		check "$t: buffered write: nothing lost" grep -qx "Lost: none" "$T_TMP/out"
+		check "$t: buffered write: nothing lost" nothing_lost "$T_TMP/out"
 	fi
 done
 
