@@ -194,6 +194,19 @@ fi
 is "$("$C" --next)" "$("$C" --list | head -n 1)" "nothing checked yet: the first exercise is next"
 check "make hint EX=01.1 prints the hint" sh -c "make -s -C '$ROOT' hint EX=01.1 | grep -q bpf_get_current_comm"
 
+# --- make check's verdict is its last line: make adds no error line
+make -s -C "$ROOT" check EX=99.9 >"$T_TMP/m.out" 2>&1
+rc=$?
+check "make check EX=99.9: exits non-zero ($rc)" test "$rc" -ne 0
+is "$(cat "$T_TMP/m.out")" "check: no exercise '99.9' (make progress lists them)" \
+	"make check EX=99.9: its one line and nothing from make"
+CHECK_WORK=$T_TMP/mwork CHECK_RESULTS=$T_TMP/m.jsonl make -s -C "$ROOT" check EX=01.1 >"$T_TMP/m.out" 2>&1
+rc=$?
+check "make check EX=01.1, the starting point: exits non-zero ($rc)" test "$rc" -ne 0
+is "$(tail -n 1 "$T_TMP/m.out")" "01.1: not yet, at run: make hint EX=01.1 for a hint" \
+	"make check EX=01.1: the verdict is the last line"
+check "make check EX=01.1: no line from make under it" sh -c "! grep -q '^make' '$T_TMP/m.out'"
+
 # --- every exercise: the starting point fails where expected, the solution passes
 n=0 nskip=0
 for id in $("$C" --list); do

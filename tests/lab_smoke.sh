@@ -46,7 +46,7 @@ lab_smoke() {
 
 # lab_check NAME: make check inside the lab, as a student meets it:
 # exercise 03.1's starting point fails its check at the run step (make
-# then exits 2, a failed recipe's status), the teacher's answer copied
+# then ends quietly, non-zero), the teacher's answer copied
 # into the student's copy passes, and make progress says done
 lab_check() {
 	type_cmd 'make check EX=03.1 >/tmp/c1 2>&1; r=$?; tail -n 4 /tmp/c1;' \
