@@ -296,6 +296,31 @@ else
 	skip "demo.sh ctracer" "ctracer is not built"
 fi
 
+# make demo STAGE=10: a screenful on the terminal (the first trees, how
+# many more and where, the summary); the file holds every tree, the
+# demo's 8 reads (sectors 0, 800, ... 5600) among them
+L=$ROOT/stage10_class_trace/class_trace
+if [ ! -f "$DEMO" ]; then
+	skip "demo.sh 10" "no scripts/demo.sh here (the classroom VM)"
+elif [ -x "$L" ]; then
+	"$DEMO" 10 >"$T_TMP/out" 2>"$T_TMP/err"
+	is "$?" 0 "demo.sh 10 exits 0"
+	n=$(wc -l <"$T_TMP/out")
+	check "demo.sh 10: a screenful ($n lines, at most 40)" test "$n" -le 40
+	f=$(sed -n 's/^\.\.\. [0-9]* more trees in \([^:]*\): .*/\1/p' "$T_TMP/out")
+	check "demo.sh 10: says how many more trees and where ($f)" test -f "$f"
+	trees=$(sed -n 's/^Trees: \([0-9]*\) bios.*/\1/p' "$T_TMP/out")
+	is "$(grep -c '^bio ' "${f:-/dev/null}")" "${trees:-none}" "demo.sh 10: the file holds every tree the summary counts"
+	shown=$(grep -c '^bio ' "$T_TMP/out")
+	more=$(sed -n 's/^\.\.\. \([0-9]*\) more trees.*/\1/p' "$T_TMP/out")
+	is "$((shown + ${more:-0}))" "${trees:-none}" "demo.sh 10: shown and more add up to the summary's trees"
+	is "$(grep -Ec '^bio .*: READ sector=(0|800|1600|2400|3200|4000|4800|5600) size=4096,' \
+		"${f:-/dev/null}")" 8 "demo.sh 10: the file has its 8 reads, a tree each"
+	check "demo.sh 10: ends with the summary" sh -c "tail -n 1 '$T_TMP/out' | grep -q '^Lost: '"
+else
+	skip "demo.sh 10" "stage 10 is not built"
+fi
+
 # make demo EX=03.1: the student's copy as make check built it (here a
 # check build folder holding 03.1's answer, whose CSV rows the stage
 # cannot print), else one line that says to check it first
