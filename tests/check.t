@@ -100,6 +100,22 @@ if [ "$(id -u)" -eq 0 ] && [ -x "$BIN/bpf_obj" ]; then
 	[ "${r%%.*}" -gt 5 ] || { [ "${r%%.*}" -eq 5 ] && [ "${mi%%[!0-9]*}" -ge 12 ]; } && want=0
 	"$BIN/bpf_obj" atomics 2>"$T_TMP/err"
 	is "$?" "$want" "bpf_obj atomics on $r: exit $want (0 from 5.12) $(cat "$T_TMP/err")"
+	# a real wrong answer on a kernel without atomics: 06.3's answer (a
+	# fetch-and-add used as a value), checked though NEEDS would skip it,
+	# is refused at load, and the checker explains that refusal only
+	t="06.3's answer where the verifier has no atomics"
+	if [ "$want" = 0 ]; then
+		skip "$t" "this kernel ($r) has BPF atomics (5.12 and later)"
+	elif [ ! -x "$ANSWERS/06.3/bio_trace" ]; then
+		skip "$t" "the answers are not built (make solutions)"
+	else
+		CHECK_WORK=$T_TMP/w063 CHECK_BUILD=$T_TMP/b063 CHECK_BPF_OBJ=true \
+			CHECK_PREBUILT=$ANSWERS/06.3 "$C" 06.3 >"$T_TMP/c.out" 2>&1
+		is "$?" 1 "$t: fails"
+		check "$t: at load, the verifier's own words" grep -q 'BPF_STX uses reserved fields' "$T_TMP/c.out"
+		is "$(grep -o '^  why \[[a-z]*\]' "$T_TMP/c.out" | tr '\n' ' ')" "  why [atomic] " "$t: one explanation, the atomic one"
+		sed 's/^/#   /' "$T_TMP/c.out"
+	fi
 else
 	skip "bpf_obj atomics" "needs root and tests/bin/bpf_obj"
 fi
