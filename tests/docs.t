@@ -26,6 +26,14 @@ blocks() {
 		on'
 }
 
+# runs: the bare fenced blocks of stdin whose first line is a command
+# ("$ ..."): sample runs, not code or tables.
+runs() {
+	awk '/^```/ { if (on) on = 0; else { on = ($0 == "```"); first = 1 }; next }
+		on && first { first = 0; keep = /^\$ / }
+		on && keep'
+}
+
 # formats FILE...: one ERE per printable string in the C or sh sources:
 # "F re" must match a whole line, "P re" its start. printf conversions
 # become number or text patterns; \n at the end of a literal anchors it.
@@ -188,6 +196,17 @@ for dir in stage[0-9][0-9]_*; do
 	check "$dir: Run it has a sample run" grep -q '^\$ ' "$T_TMP/sample"
 	sample_ok "$dir" "$T_TMP/sample"
 	ok $? "$dir: every sample line is one the stage prints"
+	# a student's path: everything before the deep dive, read in one sitting
+	n=$(awk '/^## Deep dive/ { exit } { n++ } END { print n + 0 }' "$dir/README.md")
+	check "$dir: the student's path is $n lines, at most 250 (the rest under ## Deep dive)" \
+		test "$n" -le 250
+	# the deep dive's runs (bare blocks that start with a command) are
+	# lines the stage prints too
+	section "$dir/README.md" "Deep dive" | runs >"$T_TMP/sample"
+	if [ -s "$T_TMP/sample" ]; then
+		sample_ok "$dir" "$T_TMP/sample"
+		ok $? "$dir: every line of the deep dive's runs is one the stage prints"
+	fi
 done
 
 # --- each tool (tools/ctracer): a README whose sample runs are lines
