@@ -33,6 +33,8 @@ if [ -n "$ex" ]; then
 	echo "demo: your copy of $ex, as make check EX=$ex last built it" >&2
 fi
 [ -x "$prog" ] || { echo "demo: $dir is not built (run make)" >&2; exit 1; }
+what=$(basename "$dir")
+[ -n "$ex" ] && what="your copy of $ex ($what's demo)"
 [ "$(id -u)" -eq 0 ] || { echo "demo: must be run as root (try sudo)" >&2; exit 1; }
 
 img=/dev/shm/bwb-demo.$$.img
@@ -50,7 +52,7 @@ if [ "$(basename "$prog")" = pagecache_trace ]; then
 	dd if=/dev/urandom of="$mnt/file" bs=1M count=4 conv=fsync 2>/dev/null
 	for pass in cold warm; do
 		[ $pass = cold ] && { sync; echo 1 >/proc/sys/vm/drop_caches; }
-		echo "demo: $(basename "$dir"): a $pass read of a 4 MiB file on $loop" >&2
+		echo "demo: $what: a $pass read of a 4 MiB file on $loop" >&2
 		# The reader waits a second, so its PID is known before it reads.
 		( sleep 1; exec cat "$mnt/file" >/dev/null ) &
 		reader=$!
@@ -63,7 +65,7 @@ if [ "$(basename "$prog")" = pagecache_trace ]; then
 	exit 0
 fi
 
-echo "demo: $(basename "$dir") on $loop: 4 KiB direct reads, then a 1 MiB write" >&2
+echo "demo: $what on $loop: 4 KiB direct reads, then a 1 MiB write" >&2
 # The workload starts once the stage has said "Tracing": ctracer's
 # function doors take seconds to attach. Its stderr passes through tee
 # into a log; its stdout stays the terminal.
@@ -74,11 +76,15 @@ mkfifo "$tmp/err"
 tee "$tmp/err.log" <"$tmp/err" >&2 &
 # Stage 10 prints a tree per bio, a few hundred here: the terminal gets
 # a screenful (the first trees and the summary), the file all of it.
-out=/dev/stdout
+out=
 if [ "$(basename "$prog")" = class_trace ]; then
 	mkdir -p "$ROOT/build/demo" && out=$ROOT/build/demo/$(basename "$dir").out
 fi
-"$prog" -d "$name" --duration 4 2>"$tmp/err" >"$out" &
+if [ -n "$out" ]; then
+	"$prog" -d "$name" --duration 4 2>"$tmp/err" >"$out" &
+else
+	"$prog" -d "$name" --duration 4 2>"$tmp/err" &
+fi
 pid=$!
 i=0
 until grep -q '^Tracing' "$tmp/err.log"; do
@@ -95,7 +101,7 @@ dd if=/dev/urandom of="$loop" bs=64k count=16 conv=fsync 2>/dev/null
 wait $pid
 rc=$?
 wait	# tee: the last of stderr
-[ "$out" = /dev/stdout ] && exit $rc
+[ -z "$out" ] && exit $rc
 # the first 6 trees, how many more, then the summary (from "Trees:").
 # How many bios the 1 MiB write makes is the kernel's choice (page
 # cache writeback, the loop device's limits): it varies by machine.

@@ -321,6 +321,21 @@ else
 	skip "demo.sh 10" "stage 10 is not built"
 fi
 
+# make demo STAGE=00 >FILE 2>&1: every line reaches the file, the demo's
+# own first (the stage's output does not overwrite it)
+if [ ! -f "$DEMO" ]; then
+	skip "demo.sh 00 into a file" "no scripts/demo.sh here (the classroom VM)"
+elif [ -x "$ROOT/stage00_tracex3/tracex3" ]; then
+	"$DEMO" 00 >"$T_TMP/out" 2>&1
+	is "$?" 0 "demo.sh 00 into a file exits 0"
+	check "demo.sh 00 into a file: its first line is the demo's" \
+		sh -c "head -n 1 '$T_TMP/out' | grep -q '^demo: stage00_tracex3 on /dev/loop'"
+	check "demo.sh 00 into a file: the stage's Tracing line and summary follow" \
+		sh -c "grep -q '^Tracing loop' '$T_TMP/out' && grep -q '^Lost: ' '$T_TMP/out'"
+else
+	skip "demo.sh 00 into a file" "stage 00 is not built"
+fi
+
 # make demo EX=03.1: the student's copy as make check built it (here a
 # check build folder holding 03.1's answer, whose CSV rows the stage
 # cannot print), else one line that says to check it first

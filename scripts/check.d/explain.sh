@@ -51,10 +51,12 @@ explain() {
 	if [ -z "$_null_path" ] && grep -Eq "invalid mem access '(scalar|inv)'" "$_f"; then
 		why scalar "the program read memory through a plain number. A" \
 			"kprobe's (or raw tracepoint's) arguments carry no type the" \
-			"verifier trusts: read kernel memory through them with" \
+			"verifier trusts, nor does a pointer handed on as a number (a" \
+			"__u64 argument or map value, as stage 02's walk hands on the" \
+			"bios of a request): read kernel memory through them with" \
 			"BPF_CORE_READ() (bio_dev_core() in common/disk.bpf.h), as every" \
 			"stage's kprobe program does. fentry and tp_btf programs may load" \
-			"fields directly."
+			"the fields of their own typed arguments directly."
 	fi
 	if grep -Eq 'unknown func|program of this type cannot use helper|supported only for|helper call is not allowed|cannot call' "$_f"; then
 		why helper "this program type may not call that helper: each" \
