@@ -112,4 +112,82 @@ for door in $TEST_DOORS; do
 	done
 done
 echo "$old" >"$LIMIT"
+
+# A part may end after its parent's own last 64 KiB (NVMe's queues): the
+# parent ends only when all its parts have (bio_endio() returns early for
+# it until then), and its tree with them. Ground truth: a loop device
+# over a file (O_DIRECT) whose read's last 64 KiB is a hole, which the
+# filesystem serves at once, while the first 960 KiB wait for the disk
+# below. The parent's Q2C must reach its last part's end.
+
+# ends FILE: "OWN LAST C": the parent's own end (ns), its parts' last
+# end, its first event plus its Q2C (C, the end btt gives it)
+ends() {
+	awk -v sec=$SECTOR -v size=$SIZE "$JF_AWK"'
+	function end_ts(l,   n, ev, i) {
+		n = split(l, ev, /\{"point":/)
+		for (i = 2; i <= n; i++)
+			if (ev[i] ~ /"end":true/ && match(ev[i], /"ts_ns":[0-9]+/))
+				return substr(ev[i], RSTART + 8, RLENGTH - 8) + 0
+		return 0 }
+	!/^\{"type":"bio"/ { next }
+	/^\{"type":"bio","bio":"0x[0-9a-f]+","parent":/ {
+		if (!/"stacked":true/) { e = end_ts($0); p = jf("parent")
+			if (e > last[p]) last[p] = e }
+		next }
+	jf("sector") == sec && jf("size") == size {
+		b = jf("bio"); own = end_ts($0); c = jf("Q2C") == "" ? 0 : jf("first_ns") + jf("Q2C") }
+	END { printf "%.0f %.0f %.0f\n", own, last[b], c }' "$1"
+}
+
+t="ctracer [parts ending last]"
+HOLE_IMG=${T_BACKING%.img}.fs.img
+HOLE_LOW= HOLE_UP= HOLE_MNT=
+if ! command -v mkfs.ext4 >/dev/null 2>&1; then
+	skip "$t" "needs mkfs.ext4"
+elif ! dd if=/dev/zero of="$HOLE_IMG" bs=1M count=64 2>/dev/null ||
+     ! HOLE_LOW=$(loop_attach "$HOLE_IMG") ||
+     ! mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$HOLE_LOW" >/dev/null 2>&1 ||
+     ! mkdir -p "$T_TMP/hole" || ! mount "$HOLE_LOW" "$T_TMP/hole" || ! HOLE_MNT=$T_TMP/hole ||
+     ! truncate -s 8M "$HOLE_MNT/f" ||
+     ! dd if=/dev/zero of="$HOLE_MNT/f" bs=64k count=15 seek=$((SECTOR * 512 / 65536)) \
+	conv=notrunc,fsync 2>/dev/null ||
+     ! HOLE_UP=$(loop_attach "$HOLE_MNT/f" --direct-io=on) ||
+     [ "$(cat "/sys/block/${HOLE_UP#/dev/}/loop/dio" 2>/dev/null)" != 1 ] ||
+     ! echo $PART >"/sys/block/${HOLE_UP#/dev/}/queue/max_sectors_kb"; then
+	skip "$t" "cannot make a loop device with O_DIRECT over a file with a hole"
+else
+	up=${HOLE_UP#/dev/}
+	for door in $TEST_DOORS; do
+		if ! why=$(door_ok "$S" "$door"); then
+			skip "$t [$door]" "$why"
+			continue
+		fi
+		# the hole's part ends first most times, not every: five tries
+		tries=0 own=0 last=0 c=0
+		while [ $tries -lt 5 ] && [ "$own" -ge "$last" ]; do
+			tries=$((tries + 1))
+			start "$S" -a "$door" -d "$up" -s $SECTOR -j || { ok 1 "$t [$door]: starts"; continue 2; }
+			io -s $SIZE "/dev/$up" $SECTOR
+			stop
+			set -- $(ends "$T_TMP/out")
+			own=$1 last=$2 c=$3
+		done
+		if [ "$own" -eq 0 ] || [ "$own" -ge "$last" ]; then
+			skip "$t [$door]" "its own end came after its parts' in $tries tries (own $own, parts $last)"
+			continue
+		fi
+		diag "$t [$door]: its own end $(((last - own) / 1000)) us before its last part's (try $tries)"
+		is "$c" "$last" "$t [$door]: the parent's end (its C) is its last part's"
+		# (events the kernel skipped and counted, a kprobe's or a
+		# recursion's, are said apart: each may be an end)
+		is "$(sed -n 's/.*"lost":{\([^}]*\)}.*/\1/p' "$T_TMP/out" |
+			sed 's/"\(kprobe\|recursion\)_missed":[0-9]*,\{0,1\}//g')" "" \
+			"$t [$door]: nothing lost but events the kernel counted as missed"
+	done
+fi
+[ -n "$HOLE_UP" ] && losetup -d "$HOLE_UP"
+[ -n "$HOLE_MNT" ] && umount "$HOLE_MNT"
+[ -n "$HOLE_LOW" ] && losetup -d "$HOLE_LOW"
+rm -f "$HOLE_IMG"
 done_testing

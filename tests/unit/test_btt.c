@@ -67,8 +67,8 @@ int main(void)
 	f = open_memstream(&buf, &len);
 	btt_print(f, h);
 	fclose(f);
-	ok(strstr(buf, "Q2C: 2 bios, mean 125.0 us\n") != NULL, "the summary: count and mean");
-	ok(strstr(buf, "D2C: 1 bio, mean 42.0 us\n") != NULL, "per phase");
+	ok(strstr(buf, "Q2C over 2 bios queued and completed during the run: mean 125.0 us\n") != NULL, "the summary: count and mean");
+	ok(strstr(buf, "D2C over 1 bio issued and completed during the run: mean 42.0 us\n") != NULL, "per phase");
 	ok(strstr(buf, "I2D") && strstr(buf, "usecs"), "with its histogram");
 	free(buf);
 	free(h);

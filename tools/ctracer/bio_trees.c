@@ -39,6 +39,7 @@ struct bio_tree *bio_tree_add(struct bio_trees *s, __u64 bio, const void *e, uns
 		if (!t)
 			return NULL;
 		t->bio = bio;
+		t->life = ++s->lives;
 		t->next = *bucket(s, bio);
 		*bucket(s, bio) = t;
 	}
@@ -104,7 +105,9 @@ struct bio_tree **bio_trees_take(struct bio_trees *s, double before, __u64 idle_
 			struct bio_tree *t = *pp;
 			bool ended = t->flags & s->end;
 
+			/* ended, but its parts not all: it waits (they time out, not it) */
 			t->timed_out = !all && !ended && t->n && ts_of(s, t, t->n - 1) < idle_ns;
+			ended = ended && !t->parts;
 			if (!all && !(ended && t->ended_at < before) && !t->timed_out) {
 				pp = &t->next;
 				continue;

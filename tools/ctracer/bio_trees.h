@@ -18,11 +18,20 @@
 struct bio_tree {
 	struct bio_tree *next;	/* hash chain */
 	__u64 bio;
+	__u64 life;		/* its number: an address has many lives */
 	void *ev;		/* n events, oldest first */
 	int n, cap;
 	unsigned int flags;	/* its events' flags, or-ed */
 	double ended_at;	/* the program's clock when its end arrived */
 	bool timed_out;		/* taken without its end: no event for too long */
+	bool cut;		/* taken without its end: its address began a new bio */
+	/*
+	 * A bio others are chained to (bio_chain(): a split's parts) ends
+	 * when they all have: its tree waits for this many more ends.
+	 */
+	int parts;
+	__u64 parts_end;	/* the last of its parts' ends (their time, ns) */
+	__u64 part_of, part_of_life;	/* while counted in another's parts: that tree */
 };
 
 struct bio_trees {
@@ -30,6 +39,7 @@ struct bio_trees {
 	size_t ts_off;		/* where in it its time (__u64 ns) is */
 	unsigned int end;	/* the flag that ends a tree */
 	struct bio_tree *b[BIO_TREES_BUCKETS];
+	__u64 lives;		/* trees begun so far: the next one's life */
 	__u64 timed_out[BIO_TREES_TIMED_OUT];	/* a ring: see bio_trees_late() */
 	unsigned int n_timed_out;
 };
@@ -41,9 +51,10 @@ struct bio_tree *bio_tree_add(struct bio_trees *s, __u64 bio, const void *e, uns
 void bio_tree_remove(struct bio_trees *s, struct bio_tree *t);
 void bio_tree_free(struct bio_tree *t);
 /*
- * Out of the table, oldest first: the trees ended before `before`, and
- * those without an end whose last event is older than idle_ns (timed
- * out); every tree when all. *n of them; free each and the array.
+ * Out of the table, oldest first: the trees ended before `before` (with
+ * no part still to end), and those without an end whose last event is
+ * older than idle_ns (timed out); every tree when all. *n of them; free
+ * each and the array.
  */
 struct bio_tree **bio_trees_take(struct bio_trees *s, double before, __u64 idle_ns, bool all,
 				 int *n);

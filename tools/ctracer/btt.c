@@ -8,6 +8,13 @@ static const char *const phase_names[BTT_PHASES] = {
 	[BTT_Q2D] = "Q2D", [BTT_D2C] = "D2C", [BTT_Q2C] = "Q2C",
 };
 
+/* The bios a phase counts: those seen at both its marks, in order. */
+static const char *const phase_bios[BTT_PHASES] = {
+	[BTT_Q2G] = "queued and given a request", [BTT_G2I] = "given a request and inserted",
+	[BTT_I2D] = "inserted and issued", [BTT_Q2D] = "queued and issued",
+	[BTT_D2C] = "issued and completed", [BTT_Q2C] = "queued and completed",
+};
+
 /* Each phase: from mark, to mark. */
 static const enum btt_mark phase_from[BTT_PHASES] = {
 	[BTT_Q2G] = BTT_Q, [BTT_G2I] = BTT_G, [BTT_I2D] = BTT_I,
@@ -105,8 +112,10 @@ void btt_print(FILE *out, const struct btt_hists *h)
 	for (p = 0; p < BTT_PHASES; p++) {
 		if (!h->count[p])
 			continue;
-		fprintf(out, "\n%s: %llu bio%s, mean %.1f us\n", phase_names[p], h->count[p],
-			h->count[p] == 1 ? "" : "s", h->sum_ns[p] / 1000.0 / h->count[p]);
+		/* not every bio of the run: one in flight at its start or end lacks a mark */
+		fprintf(out, "\n%s over %llu bio%s %s during the run: mean %.1f us\n",
+			phase_names[p], h->count[p], h->count[p] == 1 ? "" : "s", phase_bios[p],
+			h->sum_ns[p] / 1000.0 / h->count[p]);
 		print_log2_hist(out, h->slots[p], HIST_SLOTS, "usecs");
 	}
 }

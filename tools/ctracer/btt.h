@@ -59,7 +59,7 @@ char *btt_line(char *buf, size_t len, const struct btt_marks *m);
 /* Count a bio's phases into the run's histograms. */
 void btt_add(struct btt_hists *h, const struct btt_marks *m);
 
-/* At exit: per phase seen, its count and mean, then its histogram. */
+/* At exit: per phase seen, the bios it counts and their mean, then its histogram. */
 void btt_print(FILE *out, const struct btt_hists *h);
 
 #endif /* __BTT_H */

@@ -42,10 +42,13 @@ struct {
 /*
  * -p, -s: the bios the process submitted (or submitted inside the
  * range), followed to their end whatever task or interrupt then handles
- * them.
+ * them. An ended bio's entry stays until its address begins again (the
+ * function doors), and an address may never come back: LRU, so that a
+ * full map forgets the entries used least lately, ended bios' first. One
+ * forgotten before its bio ended is counted at exit (CT_FOLLOW_IN, _OUT).
  */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, u64);	/* struct bio * */
 	__type(value, u8);	/* FOLLOWED, FOLLOWED_ENDED (followed_bio()) */
@@ -54,7 +57,10 @@ struct {
 /*
  * -r: the calls entered and not yet returned, so that a return (which
  * cannot read the arguments: a kretprobe's registers are the callee's)
- * knows its bio, and only a call that passed the filters sends one.
+ * knows its bio, and only a call that passed the filters sends one. A
+ * return may never come (a kretprobe out of instances, a thread gone):
+ * LRU, and a call forgotten before its return is counted at exit
+ * (CT_CALLS_IN, _OUT).
  */
 struct call_key {
 	u64 who;	/* the thread; in an interrupt, its CPU and context */
@@ -63,11 +69,26 @@ struct call_key {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, struct call_key);
 	__type(value, u64);	/* struct bio * */
 } calls SEC(".maps");
+
+/*
+ * The function doors: the addresses bio_init() began again since their
+ * last event sent. The first event sent after it says so (CT_BEGIN),
+ * bio_init()'s own or, where that is not sent (-d: the disk is not set
+ * yet; -p, -s: not decided yet; dropped: the ring buffer full), the
+ * next: the new life's events do not join the last life's tree. Most
+ * under -d are other disks' bios, never sent: LRU, they are forgotten.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, u64);	/* struct bio * */
+	__type(value, u8);
+} begun SEC(".maps");
 
 /*
  * Stacked devices (Lesson#8): what each loop worker thread's list of
@@ -252,16 +273,37 @@ static __always_inline bool in_range(u64 sector, u32 size)
  * already ended (a slow disk, an emulated CPU).
  */
 enum { FOLLOW_NO, FOLLOW_YES, FOLLOW_NEW };
-#define FOLLOWED	1
-#define FOLLOWED_ENDED	2	/* function doors: after its end, until a new life */
+#define FOLLOWED	CT_FOLLOWED
+#define FOLLOWED_ENDED	CT_FOLLOWED_ENDED	/* function doors: after its end */
+
+/* Follow bio from here: FOLLOWED, or FOLLOWED_ENDED (first seen at its end). */
+static __always_inline void follow_from_here(u64 bio, u8 how)
+{
+	if (bpf_map_update_elem(&followed, &bio, &how, BPF_ANY))
+		ct_inc(CT_PID_FULL);
+	else if (how == FOLLOWED)
+		ct_inc(CT_FOLLOW_IN);
+}
+
+/* The address begins a new bio: the last one is no longer followed. */
+static __always_inline void unfollow(u64 bio)
+{
+	u8 *f = bpf_map_lookup_elem(&followed, &bio);
+
+	if (!f)
+		return;
+	if (*f == FOLLOWED)	/* its end was not seen */
+		ct_inc(CT_FOLLOW_OUT);
+	bpf_map_delete_elem(&followed, &bio);
+}
 
 static __always_inline int followed_bio(u64 bio, u64 parent, u8 flags, u64 sector,
 					u32 size, bool functions)
 {
-	u8 one = FOLLOWED, *f;
+	u8 *f;
 
 	if (flags & CT_BEGIN) {
-		bpf_map_delete_elem(&followed, &bio);
+		unfollow(bio);
 		if (functions)	/* bio_init(): its fields are still the last life's */
 			return FOLLOW_NO;
 	} else if (flags & CT_SUBMIT) {
@@ -272,17 +314,22 @@ static __always_inline int followed_bio(u64 bio, u64 parent, u8 flags, u64 secto
 		/* else a new life, bio_init() inlined or not seen: decided here */
 		if ((!targ_pid || bpf_get_current_pid_tgid() >> 32 == targ_pid) &&
 		    (!targ_sectors || in_range(sector, size))) {
-			if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
-				ct_inc(CT_PID_FULL);
+			follow_from_here(bio, FOLLOWED);
 			return FOLLOW_YES;
 		}
 		if (f)
 			bpf_map_delete_elem(&followed, &bio);
 	} else if (flags & CT_END) {
-		if (!functions)
-			return bpf_map_delete_elem(&followed, &bio) ? FOLLOW_NO : FOLLOW_YES;
+		if (!functions) {	/* its end ends it: nothing comes after */
+			if (bpf_map_delete_elem(&followed, &bio))
+				return FOLLOW_NO;
+			ct_inc(CT_FOLLOW_OUT);
+			return FOLLOW_YES;
+		}
 		f = bpf_map_lookup_elem(&followed, &bio);
 		if (f) {
+			if (*f == FOLLOWED)
+				ct_inc(CT_FOLLOW_OUT);
 			*f = FOLLOWED_ENDED;
 			return FOLLOW_YES;
 		}
@@ -291,8 +338,7 @@ static __always_inline int followed_bio(u64 bio, u64 parent, u8 flags, u64 secto
 	}
 	if (!parent || !bpf_map_lookup_elem(&followed, &parent))
 		return FOLLOW_NO;
-	if (bpf_map_update_elem(&followed, &bio, &one, BPF_ANY))
-		ct_inc(CT_PID_FULL);
+	follow_from_here(bio, functions && (flags & CT_END) ? FOLLOWED_ENDED : FOLLOWED);
 	return FOLLOW_NEW;
 }
 
@@ -420,7 +466,7 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 	u64 sector, upper = 0, above, b = (u64)bio;
 	u32 size;
 	bool unknown = false;
-	int follow;
+	int follow, err;	/* not long: 6.1 returns a 32-bit -EEXIST */
 	u8 one = 1;
 
 	/*
@@ -441,14 +487,16 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 	if ((flags & (CT_BEGIN | CT_SUBMIT)) && !upper && !unknown && stacking)
 		bpf_map_delete_elem(&stacked, &b);
 	/*
-	 * -d: at bio_init() the bio's disk is still the last life's (a
-	 * recycled bio, one on the stack), so it is not shown: the new life
-	 * is marked (above, and for -p and -s here), and the tree begins at
-	 * the bio's next function.
+	 * bio_init(): the new life is marked in begun, for the first event
+	 * sent. -d: its disk is still the last life's (a recycled bio, one
+	 * on the stack), so it is not shown (for -p and -s, marked here too):
+	 * the tree begins at the bio's next function.
 	 */
+	if (!quiet && (flags & CT_NO_DISK))
+		bpf_map_update_elem(&begun, &b, &one, BPF_ANY);
 	if (targ_dev && (flags & CT_NO_DISK)) {
 		if (targ_pid || targ_sectors)
-			bpf_map_delete_elem(&followed, &b);
+			unfollow(b);
 		return 0;
 	}
 	/* -d: the disk's bios, those sent below it for them, and their parts */
@@ -477,7 +525,11 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 	}
 	if (call && returns) {
 		call_key(&k, id, ctx);
-		if (bpf_map_update_elem(&calls, &k, &b, BPF_ANY))
+		/* the same function again in the same thread: it replaces the outer call */
+		err = bpf_map_update_elem(&calls, &k, &b, BPF_NOEXIST);
+		if (!err)
+			ct_inc(CT_CALLS_IN);
+		else if (err != -EEXIST || bpf_map_update_elem(&calls, &k, &b, BPF_EXIST))
 			ct_inc(CT_CALLS_FULL);
 	}
 	e = event((u64)bio, id, flags, ctx);
@@ -492,6 +544,11 @@ static __always_inline int emit(struct bio *bio, u32 dev, u32 id, u8 flags, int 
 	if (upper)
 		e->parent = upper;
 	e->dev = dev;
+	/* the first event sent since bio_init() begins the tree: taken once sent */
+	if (call && bpf_map_lookup_elem(&begun, &b)) {
+		bpf_map_delete_elem(&begun, &b);
+		e->flags = (flags | CT_BEGIN) & ~CT_CHAIN;
+	}
 	/*
 	 * No wakeup: the user side reads the buffer on its 50 ms tick
 	 * (ring_buffer__consume()) and never sleeps on it, so waking it (an
@@ -517,6 +574,7 @@ static __always_inline int on_return(void *ctx, u32 idx)
 		return 0;
 	b = *bio;
 	bpf_map_delete_elem(&calls, &k);
+	ct_inc(CT_CALLS_OUT);
 	e = event(b, idx, CT_RET, k.ctx);
 	if (e)
 		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);	/* as in emit() */

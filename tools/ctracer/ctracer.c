@@ -181,7 +181,7 @@ static __u8 func_flags(const char *fn)
 	if (!strcmp(fn, "bio_init"))
 		return CT_BEGIN | CT_NO_DISK;
 	if (!strcmp(fn, "bio_chain"))
-		return CT_BEGIN;
+		return CT_BEGIN | CT_CHAIN;
 	if (!strcmp(fn, "submit_bio") || !strcmp(fn, "submit_bio_noacct"))
 		return CT_SUBMIT;
 	if (!strcmp(fn, "bio_endio"))
@@ -339,6 +339,9 @@ static __u64 tree_parent(const struct bio_tree *t)
 	return 0;
 }
 
+/* Trees printed without their end when their address began a new bio. */
+static unsigned long long begun_again;
+
 static const char *point_name(__u32 id)
 {
 	if (door == DOOR_TRACEPOINT)
@@ -424,6 +427,9 @@ static void print_tree(const struct bio_tree *t)
 		tree_view_row(&view, &row);
 		tree_jsonl_row(&jl, &row);
 	}
+	/* chained to by parts (a split): it ended when the last of them did */
+	if (marks.ts[BTT_C] && t->parts_end > marks.ts[BTT_C])
+		marks.ts[BTT_C] = t->parts_end;
 	btt_add(&btt, &marks);
 	tree_view_bio_end(&view, &marks);
 	tree_jsonl_bio_end(&jl, &marks);
@@ -431,7 +437,52 @@ static void print_tree(const struct bio_tree *t)
 	if (!(t->flags & CT_SUBMIT) && !parent)
 		no_submit++;
 	if (!(t->flags & CT_END))
-		(*(t->timed_out ? &unfinished : &no_end))++;
+		(*(t->timed_out ? &unfinished : t->cut ? &begun_again : &no_end))++;
+}
+
+/*
+ * A split's parts: a part (chained by bio_chain(), not sent below)
+ * counts in its parent's parts until it ends. The parent ends when its
+ * own end and all its parts' have come (bio_endio() returns early for
+ * it until then): its tree waits for them.
+ */
+static void part_begins(struct bio_tree *t, const struct ct_event *e)
+{
+	struct bio_tree *p;
+
+	if (!e->parent || (e->flags & CT_STACKED) || t->part_of || (t->flags & CT_END))
+		return;
+	p = bio_tree_find(&trees, e->parent);
+	if (!p || p == t || ((p->flags & CT_END) && !p->parts))
+		return;
+	p->parts++;
+	t->part_of = p->bio;
+	t->part_of_life = p->life;
+}
+
+/* t ended at ts (0: leaves without its end): its parent waits no more for it. */
+static void part_ends(struct bio_tree *t, __u64 ts)
+{
+	struct bio_tree *p;
+
+	if (!t->part_of)
+		return;
+	p = bio_tree_find(&trees, t->part_of);
+	t->part_of = 0;
+	if (!p || p->life != t->part_of_life || !p->parts)
+		return;
+	if (ts > p->parts_end)
+		p->parts_end = ts;
+	if (!--p->parts && (p->flags & CT_END))
+		p->ended_at = tracer_now();	/* its grace from now */
+}
+
+/* Out of the table for good: print it, free it. */
+static void print_free(struct bio_tree *t)
+{
+	part_ends(t, 0);
+	print_tree(t);
+	bio_tree_free(t);
 }
 
 /*
@@ -445,11 +496,128 @@ static void flush_trees(double before, bool all)
 	int n;
 	struct bio_tree **out = bio_trees_take(&trees, before, idle > 0 ? idle * 1e9 : 0, all, &n);
 
-	for (int i = 0; i < n; i++) {
-		print_tree(out[i]);
-		bio_tree_free(out[i]);
-	}
+	for (int i = 0; i < n; i++)
+		print_free(out[i]);
 	free(out);
+}
+
+/* Is sector inside o's [sector, sector + size)? Nothing is in a bio of no bytes. */
+static bool inside(const struct ct_event *o, __u64 sector)
+{
+	return sector >= o->sector && sector < o->sector + o->size / 512;
+}
+
+/*
+ * Where a bio's later points can find it: inside its sectors (a split's
+ * rest, a request partly done), or at their end, all done (a write's
+ * flush data step); a bio of no bytes (a flush) stays where it was.
+ */
+static bool meets(const struct ct_event *o, const struct ct_event *e)
+{
+	return e->sector == o->sector || inside(o, e->sector) ||
+	       (!e->size && e->sector == o->sector + o->size / 512);
+}
+
+/* The tracepoint door's points, in the order a bio's life passes them. */
+static int tp_stage(__u32 id)
+{
+	switch (id) {
+	case TP_SPLIT:
+	case TP_BIO_REMAP:	/* a partition's, before its queue */
+	case TP_BIO_QUEUE:
+		return 0;
+	case TP_BIO_BACKMERGE:
+	case TP_BIO_FRONTMERGE:
+	case TP_GETRQ:
+		return 1;
+	case TP_RQ_INSERT:	/* a request requeued is inserted again */
+	case TP_RQ_ISSUE:
+		return 2;
+	}
+	return 3;		/* a completion: in pieces, then whole */
+}
+
+/*
+ * The tracepoint door: does e begin a new bio at t's address, although
+ * t has not ended (its end dropped with a full ring buffer, or never
+ * sent)? A split's part begins there, and a clone for another bio. A
+ * life passes the points in order (it gets one request; a request partly
+ * done may be issued again), and keeps to its sectors: queued again only
+ * inside its first queue's (a split's rest, before 6.2), moved only by
+ * a remap.
+ */
+static bool tp_new_life(const struct bio_tree *t, const struct ct_event *e)
+{
+	const struct ct_event *ev = t->ev, *queued = NULL;
+	__u64 parent = tree_parent(t);
+	bool met = false;
+
+	if (e->flags & CT_BEGIN)	/* block_split, a part first followed */
+		return true;
+	if (e->parent && parent && e->parent != parent)
+		return true;
+	for (int i = 0; i < t->n; i++) {
+		if (tp_stage(e->id) < 2 && tp_stage(ev[i].id) > tp_stage(e->id))
+			return true;
+		if (!queued && (ev[i].flags & CT_SUBMIT))
+			queued = &ev[i];
+		met = met || meets(&ev[i], e);
+	}
+	/* one of no bytes (a flush) is submitted again only where it was */
+	if (e->flags & CT_SUBMIT)
+		return queued && !inside(queued, e->sector) &&
+		       (queued->size || queued->sector != e->sector);
+	return e->id != TP_BIO_REMAP && !met;
+}
+
+/*
+ * The function doors, as stage 10's class_trace: a begin (bio_init(),
+ * the first event sent after it under -d, a part first followed) comes
+ * first in a life; bio_chain() after it, before any submit. A submit
+ * after a submit begins a new bio unless it lands inside the sectors the
+ * bio showed since (a split's rest), or is sent on to another disk (md).
+ */
+static bool fn_new_life(const struct bio_tree *t, const struct ct_event *e)
+{
+	const struct ct_event *ev = t->ev, *submit = NULL;
+
+	if ((e->flags & CT_BEGIN) && !(e->flags & CT_CHAIN))
+		return true;
+	if (e->flags & CT_CHAIN)
+		return t->flags & (CT_SUBMIT | CT_CHAIN);
+	if (!(e->flags & CT_SUBMIT))
+		return false;
+	for (int i = 0; i < t->n; i++) {
+		if (!submit && !(ev[i].flags & CT_SUBMIT))
+			continue;
+		submit = submit ?: &ev[i];
+		if (e->dev != submit->dev)
+			return false;
+		if (!(ev[i].flags & CT_RET) && inside(&ev[i], e->sector))
+			return false;
+	}
+	return submit != NULL;
+}
+
+/*
+ * Does e begin a new bio at t's address? Addresses come back as soon as
+ * a bio ends. After an end, in the tracepoint door nothing of its life
+ * comes; in the function doors its bi_end_io, bio_put() … do, but no
+ * begin or submit (a clone's bio_init() may be inlined: its new bio
+ * above tells). Before an end (dropped, or not traced), the door's order
+ * of a life says.
+ */
+static bool new_life(const struct bio_tree *t, const struct ct_event *e)
+{
+	if (e->flags & CT_RET)		/* a return: its call's life */
+		return false;
+	if (t->flags & CT_END) {
+		if (door == DOOR_TRACEPOINT)
+			return true;
+		return (e->flags & (CT_BEGIN | CT_SUBMIT)) ||
+		       (e->parent && tree_parent(t) != e->parent);
+	}
+	return door == DOOR_TRACEPOINT ? tp_new_life(t, e) : fn_new_life(t, e);
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -457,13 +625,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 	const struct ct_event *e = data;
 	struct bio_tree *t = bio_tree_find(&trees, e->bio);
 
-	/* an ended bio's address back with a new life: print the old one first
-	 * (a clone's bio_init() may be inlined: its new bio above tells) */
-	if (t && (t->flags & CT_END) && ((e->flags & (CT_BEGIN | CT_SUBMIT)) ||
-					 (e->parent && tree_parent(t) != e->parent))) {
+	/* a new life at the address: the old one's tree printed first, ended or not */
+	if (t && new_life(t, e)) {
 		bio_tree_remove(&trees, t);
-		print_tree(t);
-		bio_tree_free(t);
+		t->cut = !(t->flags & CT_END);
+		print_free(t);
 		t = NULL;
 	}
 	if (!t && (e->flags & CT_RET)) {
@@ -479,8 +645,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 	t = bio_tree_add(&trees, e->bio, e, e->flags);
 	if (!t)
 		return -ENOMEM;
-	if (e->flags & CT_END)
+	part_begins(t, e);
+	if (e->flags & CT_END) {
 		t->ended_at = tracer_now();
+		part_ends(t, e->ts);
+	}
 	return 0;
 }
 
@@ -502,17 +671,53 @@ static int tick(void *arg)
 	return 0;
 }
 
+/* How many entries of map hold value in their first byte (-1: any). */
+static __u64 map_entries(const struct bpf_map *map, int value)
+{
+	size_t ks = bpf_map__key_size(map), vs = bpf_map__value_size(map);
+	char key[64], val[64];
+	bool first = true;
+	__u64 n = 0;
+
+	if (ks > sizeof(key) || vs > sizeof(val))
+		return 0;
+	while (!bpf_map__get_next_key(map, first ? NULL : key, key, ks)) {
+		first = false;
+		if (value < 0 ||
+		    (!bpf_map__lookup_elem(map, key, ks, val, vs, 0) && val[0] == value))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * An LRU map's entries it forgot while still needed: those that went in
+ * and neither came out nor are left in it now (the programs detached).
+ */
+static __u64 evicted(__u64 in, __u64 out, __u64 left)
+{
+	return in > out + left ? in - out - left : 0;
+}
+
 /*
  * At exit (tree_summary.c): where the bios' time went, the counts, and
  * what the kernel's counters (total: ctstats) and the trees say was lost.
  */
 static void summary(struct ctracer_bpf *skel, const __u64 *total)
 {
+	__u64 followed = evicted(total[CT_FOLLOW_IN], total[CT_FOLLOW_OUT],
+				 map_entries(skel->maps.followed, CT_FOLLOWED));
+	__u64 calls = evicted(total[CT_CALLS_IN], total[CT_CALLS_OUT],
+			      map_entries(skel->maps.calls, -1));
 	const struct loss lost[] = {
 		{ "ring_buffer_full", "events the ring buffer had no room for", total[CT_RB_DROP] },
 		{ "followed_map_full", "bios not followed (-p, -s: map full)", total[CT_PID_FULL] },
+		{ "followed_evicted", "bios no longer followed before their end (-p, -s: map "
+		  "full, the oldest forgotten)", followed },
 		{ "walk_cut", "rq->bio walks cut short", total[CT_WALK_CUT] },
 		{ "calls_map_full", "returns not followed (-r: map full)", total[CT_CALLS_FULL] },
+		{ "calls_evicted", "returns not followed (-r: map full, the oldest call forgotten)",
+		  calls },
 		{ "kprobe_missed", "events missed by the kprobe (another kprobe was running)",
 		  ma.kprobe_missed },
 		{ "recursion_missed", "events missed by recursion",
@@ -525,6 +730,7 @@ static void summary(struct ctracer_bpf *skel, const __u64 *total)
 	tree_summary_print(stdout, &btt, &(struct tree_counts){ .hits = total[CT_EVENTS],
 			   .bios = n_bios, .no_submit = no_submit, .no_end = no_end,
 			   .no_return = no_return, .unfinished = unfinished, .late = late,
+			   .begun_again = begun_again,
 			   .unlinked = total[CT_STACK_UNLINKED],
 			   .tree_timeout = opt.tree_timeout }, lost, ARRAY_SIZE(lost));
 }

@@ -29,6 +29,7 @@ enum ct_tp {
 #define CT_RET		0x8	/* a function returned (-r): no fields read */
 #define CT_STACKED	0x10	/* parent: the bio a stacked device sent this one for */
 #define CT_NO_DISK	0x20	/* bio_init(): the bio's disk is not set yet (-d) */
+#define CT_CHAIN	0x40	/* bio_chain(): a begin, but after bio_init() */
 
 /* Where the event ran (ct_event.ctx), from the CPU's preempt count. */
 enum ct_ctx {
@@ -54,10 +55,14 @@ struct ct_event {
 	__u32 dev;		/* its disk, as the kernel numbers it (MAJOR << 20 | MINOR) */
 	__u16 cpu;
 	__u8 status;		/* bi_status, or the request's error at completion */
-	__u8 flags;		/* CT_BEGIN, CT_SUBMIT, CT_END, CT_RET, CT_STACKED */
+	__u8 flags;		/* CT_BEGIN, CT_SUBMIT, CT_END, CT_RET, CT_STACKED ... */
 	__u8 ctx;		/* enum ct_ctx */
 	char comm[CT_COMM_LEN];
 };
+
+/* The followed map's values (-p, -s): ctracer.bpf.c's followed_bio(). */
+#define CT_FOLLOWED		1
+#define CT_FOLLOWED_ENDED	2	/* function doors: after its end, until a new life */
 
 /* ctracer's own per-CPU counters (map ctstats). */
 enum ct_stat {
@@ -68,6 +73,15 @@ enum ct_stat {
 	CT_CALLS_FULL,		/* -r: entries the calls map could not hold */
 	CT_STACK_UNLINKED,	/* bios a loop worker sent for a request not known */
 	CT_STACK_FULL,		/* stacked bios the stacked or serving map could not hold */
+	/*
+	 * followed and calls are LRU maps: a full one forgets its oldest.
+	 * What went in and came out by itself; at exit, what is left in the
+	 * map says how many were forgotten (ctracer.c, evicted()).
+	 */
+	CT_FOLLOW_IN,		/* bios followed (-p, -s): entries FOLLOWED */
+	CT_FOLLOW_OUT,		/* FOLLOWED no more: ended, or the address begun again */
+	CT_CALLS_IN,		/* -r: calls entered */
+	CT_CALLS_OUT,		/* -r: calls returned */
 	CT_STAT_MAX,
 };
 

@@ -20,8 +20,9 @@ static void summary_json(FILE *out, const struct btt_hists *h, const struct tree
 	if (!env.quiet)
 		fprintf(out, ",\"bios\":%llu", c->bios);
 	fprintf(out, "},\"in_flight\":{\"at_start\":%llu,\"at_exit\":%llu,\"calls_at_exit\":%llu},"
-		"\"unfinished\":%llu,\"late\":%llu,\"stacked_unlinked\":%llu", c->no_submit,
-		c->no_end, c->no_return, c->unfinished, c->late, c->unlinked);
+		"\"unfinished\":%llu,\"late\":%llu,\"begun_again\":%llu,\"stacked_unlinked\":%llu",
+		c->no_submit, c->no_end, c->no_return, c->unfinished, c->late, c->begun_again,
+		c->unlinked);
 	lost_json(out, l, n);
 	fprintf(out, "}\n");
 }
@@ -49,6 +50,10 @@ void tree_summary_print(FILE *out, const struct btt_hists *h, const struct tree_
 	if (c->late)
 		fprintf(out, "Late: %llu events of those bios came after their tree was "
 			"printed\n", c->late);
+	/* their end dropped (Lost: says why), or never traced */
+	if (c->begun_again)
+		fprintf(out, "Begun again: %llu bios printed without their end when their "
+			"address began a new bio\n", c->begun_again);
 	if (c->unlinked)
 		fprintf(out, "Stacked: %llu bios a loop worker sent below while which of its "
 			"requests it served was not known: not linked\n", c->unlinked);

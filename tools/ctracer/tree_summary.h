@@ -19,11 +19,12 @@ struct tree_counts {
 	unsigned long long no_return;	/* calls without their return (-r) */
 	unsigned long long unfinished;	/* printed without their end by --tree-timeout */
 	unsigned long long late;	/* their events that came after: not new bios */
+	unsigned long long begun_again;	/* without their end: their address began anew */
 	unsigned long long unlinked;	/* sent below by a loop worker, for a bio not known */
 	double tree_timeout;		/* its seconds */
 };
 
-/* The btt histograms, Events:, In flight, Unfinished: and Lost: lines, on out. */
+/* The btt histograms, Events:, In flight, Unfinished:, Begun again: and Lost: lines, on out. */
 void tree_summary_print(FILE *out, const struct btt_hists *h, const struct tree_counts *c,
 			const struct loss *l, int n);
 
