@@ -62,11 +62,13 @@ vm-test: $(VM_PROGRAMS)
 vm-image: vm
 	@scripts/vm/pack.sh $(VM_KERNELS)
 
-# The lab builds its programs itself (in its chroot): no host build first,
-# but for another architecture's, whose build.sh wants its programs for the
-# VM's disk (make vm-lab VM_ARCH=arm64: build/arm64/vm/lab.img). make test
-# boots it only where it is built (tests/vm_lab.t, vm_lab_arm64.t, else a SKIP).
-vm-lab: $(filter vm-programs,$(VM_PROGRAMS))
+# The lab builds its programs itself (in its chroot). The host's are built
+# first all the same, as for make vm: build.sh makes the kernels the lab
+# boots and also refreshes the VM's disk.img from this tree, which without
+# them would lose its programs (make vm-lab VM_ARCH=arm64: make ARCH=arm64,
+# build/arm64/vm/lab.img). make test boots it only where it is built
+# (tests/vm_lab.t, vm_lab_arm64.t, else a SKIP).
+vm-lab: $(VM_PROGRAMS)
 	@scripts/vm/build.sh $(VM_KERNELS)
 	@scripts/vm/lab.sh $(VM_KERNELS)
 

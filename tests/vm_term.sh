@@ -11,7 +11,11 @@ now() {
 
 # boot ARG...: $RUN ARG... on a pty; its input is fd 3 (the FIFO, opened
 # read-write so neither side waits), its output $CON. (ARGs without ')
+# The pty has TERM_SIZE ("ROWS COLS", 24 80 unless set) as a terminal
+# window has a size (run.sh passes it to the guest); TERM_SIZE= leaves it
+# 0 0, a terminal that says none.
 CON=$T_TMP/con
+TERM_SIZE=${TERM_SIZE-24 80}
 boot() {
 	rm -f "$T_TMP/in" "$CON"
 	mkfifo "$T_TMP/in" || return 1
@@ -20,12 +24,32 @@ boot() {
 	for _a; do
 		_cmd="$_cmd '$_a'"
 	done
+	[ -z "$TERM_SIZE" ] || _cmd="stty rows ${TERM_SIZE% *} cols ${TERM_SIZE#* } && exec $_cmd"
 	# TMPDIR: run.sh's file for the guest's word, gone with T_TMP even
 	# if stop_vm has to kill run.sh
 	TMPDIR=$T_TMP script -qfec "$_cmd" /dev/null \
 		<"$T_TMP/in" >"$CON" 2>&1 &
 	SPID=$!
 	T0=$(now)
+}
+
+# asked: how many times this boot's guest has asked the terminal where
+# its cursor is (ESC[6n: resize, busybox's line editing)
+asked() {
+	grep -ao "$(printf '\033')\[6n" "$CON" 2>/dev/null | wc -l
+}
+
+# answer_size N ROWS COLS [SECONDS]: once the guest has asked more than N
+# times (resize sends the cursor to the far corner, then asks), the
+# answer of a terminal of ROWS x COLS, as the terminal types it:
+# ESC[ROWS;COLSR. 1 if it did not ask within SECONDS (60) or QEMU ended.
+answer_size() {
+	_end=$(($(now) + ${4:-60}))
+	until [ "$(asked)" -gt "$1" ]; do
+		[ "$(now)" -le $_end ] && kill -0 "$SPID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	printf '\033[%s;%sR' "$2" "$3" >&3
 }
 
 # type TEXT: as typed at the terminal, then Enter

@@ -12,7 +12,8 @@
 # "5.10" (bullseye's cloud), "7.2" (sid's cloud), "7.2-16k" (sid's
 # arm64-16k: 16 KiB pages, arm64 only). For each, in the VM folder
 # (build/vm, or build/<arch>/vm for another architecture than the host's):
-#   <kver>/vmlinuz, initrd.img   kernel, busybox + modules + init
+#   <kver>/vmlinuz, initrd.img   kernel, busybox + modules + init (and
+#                                scripts/vm/guest/resize)
 #   <KERNEL> -> <kver>           the name the scripts boot by
 # and, shared by all kernels:
 #   arch         x86 or arm64: which QEMU run.sh starts
@@ -241,7 +242,8 @@ build_initrd() {
 	kdir=$VM/$KVER
 	hash=$({
 		echo "$DEBS $MODULES"
-		cat "$GUEST_BUSYBOX" "$ROOT/scripts/vm/init" "$ROOT/scripts/vm/build.sh"
+		cat "$GUEST_BUSYBOX" "$ROOT/scripts/vm/init" "$ROOT/scripts/vm/guest/resize" \
+			"$ROOT/scripts/vm/build.sh"
 	} | sha256sum)
 	[ -f "$kdir/vmlinuz" ] && [ -f "$kdir/initrd.img" ] &&
 		fresh "$kdir/.inputs" "$hash" && return 0
@@ -251,11 +253,14 @@ build_initrd() {
 	unpack_kernel "$tmp/x"
 	r=$tmp/root
 	mkdir -p "$r/bin" "$r/lib/modules" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" \
-		"$r/run" "$r/mnt" "$r/root" "$r/etc"
+		"$r/run" "$r/mnt" "$r/root" "$r/etc" "$r/usr/local/bin"
 	cp "$GUEST_BUSYBOX" "$r/bin/busybox"
 	chmod 755 "$r/bin/busybox"
 	cp "$ROOT/scripts/vm/init" "$r/init"
 	chmod 755 "$r/init"
+	# the console's size asked of the terminal (busybox has no resize)
+	cp "$ROOT/scripts/vm/guest/resize" "$r/usr/local/bin/resize"
+	chmod 755 "$r/usr/local/bin/resize"
 	# No modules.dep and no kmod in the guest: init insmods in this order.
 	mods=$(for m in $MODULES; do
 		moddeps "$MODDIR" "$m" || exit 1

@@ -353,5 +353,5 @@ for o in $DISKS; do
 done
 echo "$hash" >"$VM/.disk-img.inputs"
 echo "  LABDISK  took $(($(date +%s) - t0)) s:$(for o in $DISKS; do
-	printf ' %s %s MB' "$o" "$(du -m "$VM/$o" | cut -f1)"
+	printf ' %s %s MiB' "$o" "$(du -m "$VM/$o" | cut -f1)"
 done)" >&2

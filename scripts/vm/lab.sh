@@ -136,7 +136,7 @@ hash=$({
 	cat "$VM/.lab-base.inputs"
 	echo "$debs"
 	(cd "$ROOT" && ls -ld --time-style=+%s $files)
-	cat "$0"
+	cat "$0" "$ROOT/scripts/vm/guest/resize"
 } | sha256sum)
 [ -f "$VM/lab.img" ] && fresh "$VM/.lab.inputs" "$hash" && exit 0
 
@@ -156,6 +156,9 @@ done
 for c in poweroff reboot halt; do
 	ln -sf /bin/busybox "$r/usr/local/sbin/$c"
 done
+# resize: the serial console's size asked of the terminal (at boot when
+# run.sh gave none, and after the window changes)
+install -m 755 "$ROOT/scripts/vm/guest/resize" "$r/usr/local/bin/resize"
 echo lab >"$r/etc/hostname"
 w=$r/root/workbook
 mkdir -p "$w"

@@ -61,7 +61,8 @@ Inside: a Debian system with the toolchain; the workbook is in
 exercise. /dev/nullb0 is a scratch disk whose every I/O takes a known
 time, /mnt/scratch an ext4. Leave with poweroff (or exit), or press
 Ctrl-A then X. What you change stays, in lab-disk.img next to run.sh
-(made at the first boot), until ./run.sh --reset."
+(made at the first boot), until ./run.sh --reset. The console has this
+terminal's size; after resizing the window, type resize."
 else
 	use="  ./run.sh              boot $1 ($(readlink "$VM/$1")) with a shell
   ./run.sh -k KERNEL    another kernel: $*
@@ -71,7 +72,8 @@ Inside: the workbook is in /workbook; /dev/nullb0 is a scratch disk whose
 every I/O takes a known time, /mnt/scratch an ext4 on its own disk.
 Leave with poweroff (or exit, or Ctrl-D), or press Ctrl-A then X.
 reboot boots a fresh VM. Every boot starts from the images as they came:
-what you change inside is discarded when you leave or reboot."
+what you change inside is discarded when you leave or reboot. The console
+has this terminal's size; after resizing the window, type resize."
 fi
 cat >"$d/README.txt" <<END
 Classroom $title of the BPF storage-stack workbook: $what.

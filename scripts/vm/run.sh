@@ -26,6 +26,8 @@
 # (untested here). VM_ACCEL=kvm|hvf|tcg forces the choice. Other knobs: VM_MEM (MB),
 # VM_CPUS, VM_TIMEOUT (s), VM_APPEND (kernel command line), VM_TESTS
 # (test mode: only these test files, e.g. "ctracer ctracer_view").
+# In shell mode the guest's console gets this terminal's size at each boot
+# (wb.size=ROWSxCOLS); after a resize, resize in the guest asks again.
 # Disks are opened with snapshot=on: changes vanish when QEMU exits, which
 # it also does when the guest reboots (-no-reboot); run.sh then boots again.
 # Not the lab's: lab-disk.img (VM_LAB_DISK), a copy of lab.img made at its
@@ -174,7 +176,7 @@ qemu() {
 		-m "${VM_MEM:-1024}" -smp "${VM_CPUS:-2}" -no-reboot \
 		-kernel "$K/vmlinuz" -initrd "$K/initrd.img" \
 		-serial "$_c" \
-		-append "console=$CON panic=-1 quiet wb.mode=$_m $_r ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
+		-append "console=$CON panic=-1 quiet wb.mode=$_m $_r ${WB_SIZE:-} ${VM_TESTS:+wb.tests=$(echo $VM_TESTS | tr ' ' ,)} ${VM_APPEND:-}" \
 		-drive "if=none,id=wb,format=raw,$_wb" \
 		-device "nvme,drive=wb,serial=$_ser" \
 		-drive "if=none,id=sc,format=raw,snapshot=on,file=$VM/scratch.img" \
@@ -269,6 +271,9 @@ shell)
 		echo "vm: booting $(readlink "$K" || echo "$kernel") ($a); leave with poweroff or Ctrl-A then X" >&2
 		: >"$ctl"
 		[ -z "$share" ] || virtiofsd_start || exit 1
+		# this terminal's size, for the guest's console (a serial line
+		# carries none; init sets it with stty): none if it says 0 0
+		WB_SIZE=$(stty size 2>/dev/null | awk '$1 > 0 && $2 > 0 { print "wb.size=" $1 "x" $2 }')
 		# signal=off: Ctrl-C reaches the guest (to stop a tracer), not QEMU
 		qemu "$a" shell chardev:con "$ctl" -display none \
 			-chardev stdio,id=con,mux=on,signal=off \
