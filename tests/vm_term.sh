@@ -92,8 +92,8 @@ prompt() {
 }
 
 # ended: 0 once script (run.sh, QEMU) has exited within LIMIT s from
-# now; its exit status in ERC, the seconds it took in SECS. Else 1 and
-# the VM is stopped.
+# now; its exit status in ERC, the seconds it took in SECS. Else 1, the
+# VM is stopped, and STALL says whether its shell still answered.
 ended() {
 	_t=$(now)
 	_end=$((_t + LIMIT))
@@ -102,6 +102,14 @@ ended() {
 	done
 	SECS=$(($(now) - _t))
 	if kill -0 "$SPID" 2>/dev/null; then
+		# which side stalled, for the failure's line: a shell that
+		# still answers never took what was typed as its end
+		type_line 'echo "STILL""HERE"'
+		if wait_for '^STILLHERE' 30; then
+			STALL="the guest's shell still answers a command: what was typed did not end it"
+		else
+			STALL="no answer to a command in 30 s: the guest stalled on its way down"
+		fi
 		stop_vm
 		ERC=
 		return 1
@@ -145,7 +153,7 @@ left() {
 		this_boot | grep -q "reboot: Power down" || { ok 1 "$1: $2: the kernel powered off"; show; return; }
 		ok 0 "$1: $2: the kernel powered off"
 	else
-		ok 1 "$1: $2 ends QEMU within $LIMIT s"
+		ok 1 "$1: $2 ends QEMU within $LIMIT s ($STALL)"
 		show
 	fi
 }
