@@ -60,12 +60,14 @@ seek_want() {
 				d = int(d / 2)
 			n[s]++
 		}
+		# doubling, not 2 ^ s: busybox awk (the VM) may lack pow()
+		p = 1
 		for (s = 0; s < 64; s++) {
-			if (!n[s])
-				continue
-			low = s ? 2 ^ s : 0
-			printf "%s%d-%d:%d", sep, low, 2 ^ (s + 1) - 1, n[s]
-			sep = " "
+			if (n[s]) {
+				printf "%s%d-%d:%d", sep, s ? p : 0, 2 * p - 1, n[s]
+				sep = " "
+			}
+			p *= 2
 		}
 		print ""
 	}'

@@ -14,16 +14,20 @@
 #           the verifier takes them (tests/bin/bpf_obj asks it);
 #           doors:A,B the doors the exercise is about, where DOOR= names
 #           another) and NEEDS_NOTE (which kernels have it, or why; for
-#           doors:, why the others cannot tell)
+#           doors:, why the others cannot tell); AFTER (NN: make check
+#           and make progress take it after stage NN's exercises)
 #   hint    what to try, shown by make hint
 #   run.sh  a stage exercise's run step: ex_run (see check.d/run.sh)
 
-ex_ids() {	# every exercise id, in the order make check takes them
+# ex_ids: every exercise id, in the order make check takes them: by id,
+# but one whose spec says AFTER=NN comes after stage NN's exercises
+ex_ids() {
 	for _s in "$ROOT"/exercises/*/spec; do
 		[ -f "$_s" ] || continue
+		_a=$(sed -n 's/^AFTER=\([0-9][0-9]\)$/\1/p' "$_s")
 		_s=${_s%/spec}
-		echo "${_s##*/}"
-	done | sort
+		echo "${_a:+$_a.~}${_s##*/} ${_s##*/}"
+	done | LC_ALL=C sort | cut -d' ' -f2
 }
 
 ex_exists() {
@@ -36,7 +40,7 @@ ex_exists() {
 # ex_load ID: the spec's variables, plus EX_DIR, APP (the program built,
 # as the stage's Makefile names it)
 ex_load() {
-	TITLE='' STAGE='' SOURCE='' FAILS_AT='' RULE='' WANT=''
+	TITLE='' STAGE='' SOURCE='' FAILS_AT='' RULE='' WANT='' AFTER=''
 	ALSO='' EX_DOOR='' NEEDS='' NEEDS_NOTE=''
 	EX_DIR=$ROOT/exercises/$1
 	# shellcheck disable=SC1090

@@ -7,9 +7,14 @@ say() {	# say STEP TEXT: one step's line
 }
 
 # starting_point ID: make the student's copy on the first check
-# (check.d/copy.sh): diff -ru STAGE work/ID shows the answer.
+# (check.d/copy.sh): diff -ru STAGE work/ID shows the answer. Later
+# checks say which copy they check.
 starting_point() {
-	[ -d "$W" ] && return 0
+	if [ -d "$W" ]; then
+		# made earlier: by this student, or by whoever shares the checkout
+		echo "your copy: ${W#"$ROOT"/}/, made earlier (rm -rf ${W#"$ROOT"/} and check again for a fresh one)"
+		return 0
+	fi
 	ex_copy "$W" || return 1
 	if [ -n "$SOURCE" ]; then
 		echo "your copy: ${W#"$ROOT"/}/vload.bpf.c, from $SOURCE (edit it, then check again)"
