@@ -159,4 +159,25 @@ elif start "$S" -d "$DEV"; then
 else
 	ok 1 "$t: starts"
 fi
+# One NVMe path, on every VM kernel (the smoke set too): the VM's scratch
+# disk is emulated NVMe (TEST_FS_DEV, ext4 at TEST_FS_DIR). 4 O_DIRECT
+# reads of its first sectors, raw (ext4 is left alone), in the door
+# auto takes: 4 lines. sync first: nothing of ext4's own is left to write.
+t="$N [auto, NVMe ${TEST_FS_DEV:-}]"
+case ${TEST_FS_DEV:-}:${S03_DIR:-} in
+nvme*:)
+	sync
+	if start "$S" -d "$TEST_FS_DEV"; then
+		io "/dev/$TEST_FS_DEV" 0 8 16 24
+		stop
+		n=$(lines "$T_TMP/out")
+		ok $? "$t: each line a bio's latency, nothing else"
+		is "$n" 4 "$t: 4 latencies for 4 reads ($(sed -n 's/ door, .*//p' "$T_TMP/err" | tr '\n' ' '))"
+	else
+		ok 1 "$t: starts"
+	fi
+	;;
+*:) skip "$t" "no NVMe disk here (TEST_FS_DEV names the VM's scratch disk)" ;;
+esac
+
 done_testing

@@ -97,4 +97,27 @@ if start "$S" -d "$DEV" -j; then
 else
 	ok 1 "$t: starts (-j)"
 fi
+# One NVMe path, on every VM kernel (the smoke set too): the VM's scratch
+# disk is emulated NVMe (TEST_FS_DEV, ext4 at TEST_FS_DIR), whose driver
+# ends its requests in batches (blk_mq_end_request_batch, 5.16+). 4
+# O_DIRECT reads of its first sectors, raw, in the door auto takes: 4
+# lines, each a request's start and end. sync first: nothing of ext4's
+# own is left to write.
+t="stage07 [auto, NVMe ${TEST_FS_DEV:-}]"
+case ${TEST_FS_DEV:-} in
+nvme*)
+	sync
+	if start "$S" -d "$TEST_FS_DEV"; then
+		io "/dev/$TEST_FS_DEV" 0 8 16 24
+		stop
+		first=$(sed -n 's|^rq_start: [a-z_]* door, [a-z_]*/\([A-Za-z0-9_]*\).*|\1|p' "$T_TMP/err")
+		n=$(grep -c "^rq 0x[0-9a-f]*: $first() -> [a-z_]*() time duration: [1-9][0-9]* ns$" "$T_TMP/out")
+		is "$n" 4 "$t: 4 latencies for 4 reads, from $first() ($(grep -o '[a-z_]*() time' "$T_TMP/out" | sort -u | tr '\n' ' '))"
+		is "$(events "$T_TMP/out" 2)" 4 "$t: Events counts 4 request ends"
+	else
+		ok 1 "$t: starts"
+	fi
+	;;
+*) skip "$t" "no NVMe disk here (TEST_FS_DEV names the VM's scratch disk)" ;;
+esac
 done_testing
