@@ -180,4 +180,67 @@ nvme*:)
 *:) skip "$t" "no NVMe disk here (TEST_FS_DEV names the VM's scratch disk)" ;;
 esac
 
+# I/O that fails: a loop device over a sparse file on a full tmpfs of
+# 1 MiB (as exercise 07.5's check makes it). A write to a page the file
+# does not hold yet fails, ENOSPC (BLK_STS_NOSPC; EIO on 5.10, whose
+# loop driver ends every failure BLK_STS_IOERR and fails the holes'
+# reads too); the page written before the tmpfs filled takes a write. A
+# failed bio still ends once: one latency line for each of the 6 I/O,
+# as many ends as submits, nothing lost, in every door. The loop device
+# is T_UPPER (lib.sh's cleanup detaches it); once it holds the file the
+# tmpfs is detached (umount -l) and goes with it. Until then a signal
+# detaches it first: the loop device may hold it already.
+nospc_dev() {
+	_m=$T_TMP/nospc
+	mkdir -p "$_m" && mount -t tmpfs -o size=1m bwb-test-nospc "$_m" 2>"$T_TMP/nospc.err" ||
+		return 1
+	trap 'umount -l "$_m" 2>/dev/null; cleanup; exit 1' INT TERM
+	truncate -s 16M "$_m/img" &&
+		dd if=/dev/zero of="$_m/img" bs=4096 count=1 seek=16 conv=notrunc 2>"$T_TMP/nospc.err" &&
+		{ dd if=/dev/zero of="$_m/fill" bs=4096 2>/dev/null; true; } &&
+		T_UPPER=$(loop_attach "$_m/img") && T_UPPER=${T_UPPER#/dev/}
+	_rc=$?
+	umount -l "$_m"
+	trap 'cleanup; exit 1' INT TERM
+	[ $_rc -eq 0 ] || { T_UPPER=; return 1; }
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
+	return 0
+}
+# nospc_io [-w] SECTOR: one I/O there, whose failure (ENOSPC or EIO) is
+# counted in NF
+nospc_io() {
+	"$BIN/bio_io" "$@" >/dev/null 2>"$T_TMP/io.err" && return 0
+	grep -Eq ': (No space left on device|Input/output error)$' "$T_TMP/io.err" &&
+		NF=$((NF + 1))
+}
+t="$N [I/O that fails]"
+if ! nospc_dev; then
+	skip "$t" "cannot make a loop device over a full tmpfs: $(cat "$T_TMP/nospc.err" 2>/dev/null)"
+else
+	for door in $DOORS; do
+		td="$N [$door, I/O that fails]"
+		if ! why=$(door_ok "$S" "$door"); then
+			skip "$td" "$why"
+			continue
+		fi
+		start "$S" -a "$door" -d "$T_UPPER" || { ok 1 "$td: starts"; continue; }
+		NF=0
+		nospc_io "/dev/$T_UPPER" 0
+		nospc_io "/dev/$T_UPPER" 8
+		nospc_io -w "/dev/$T_UPPER" 128
+		nf0=$NF
+		for s in 2048 4096 6144; do
+			nospc_io -w "/dev/$T_UPPER" $s
+		done
+		stop
+		is "$((NF - nf0))" 3 "$td: the 3 writes at holes failed (ENOSPC or EIO)"
+		is "$TRC" 0 "$td: exits 0 on Ctrl-C"
+		n=$(lines "$T_TMP/out")
+		ok $? "$td: each line a bio and its duration > 0; nothing else on stdout"
+		is "$n" 6 "$td: 6 latencies for 6 bios, $NF of them failed"
+		is "$(sed -n 's/^Events: submit_bio \([0-9]*\), bio_endio \([0-9]*\)$/\1 \2/p' "$T_TMP/out")" "6 6" \
+			"$td: Events: 6 submits, 6 ends"
+		check "$td: nothing lost" nothing_lost "$T_TMP/out"
+	done
+fi
 done_testing
