@@ -177,6 +177,124 @@ if run_sol 07.2 -j; then
 		" R 4096 W 8192" "$t: the read's and the write's bytes and direction"
 fi
 
+# stage07 (exercise 07.5, the book's bioerr): ground truth from the
+# device mapper. A dm-error device (its every I/O fails, EIO) the size of
+# $DEV, and a loop device over it. dm-error is bio-based: the bios it
+# fails never were requests, so a request tracer sees none of them, and
+# the answer must count nothing for dm-N, though no -d traces every
+# disk. The loop device is request-based: its worker's I/O of dm-N fails,
+# and the loop driver ends its own request BLK_STS_IOERR, which the
+# answer must count as bio_io got it back (EIO), sector by sector. A
+# buffered loop device (busybox's losetup, the VM's, has no direct I/O)
+# writes a whole block into dm-N's page cache and succeeds (it fails
+# later, at writeback, as bios); a write of 512 bytes must first read the
+# rest of its block, which fails. The ground truth is what bio_io got.
+ERR_DM=bwb-err-$$
+ERR_READS="2048 4096 6144"	# far apart: no two can merge
+ERR_WRITES="10240 14336"	# 4 KiB
+ERR_PARTIAL="18433 22529"	# 512 bytes, within a block
+ERR_TOP='' ERR_LOOP=''
+dm_here() {
+	grep -qw device-mapper /proc/misc ||
+		{ modprobe dm_mod 2>/dev/null && grep -qw device-mapper /proc/misc; }
+}
+# err_make: ERR_TOP (dm-N, the error device) and ERR_LOOP over it
+err_make() {
+	ERR_TOP=$("$BIN/dm_linear" create "$ERR_DM" "/dev/$DEV" error 2>"$T_TMP/dm.err") || {
+		ERR_TOP=
+		return 1
+	}
+	trap 'err_undo; cleanup; exit 1' INT TERM
+	ERR_LOOP=$(loop_attach "/dev/$ERR_TOP" 2>"$T_TMP/dm.err") || {
+		ERR_LOOP=
+		echo "cannot attach a loop device to /dev/$ERR_TOP" >"$T_TMP/dm.err"
+		return 1
+	}
+	ERR_LOOP=${ERR_LOOP#/dev/}
+	# udev's probes of both (they fail) are over before any tracing
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
+	return 0
+}
+# err_undo: the loop device detached (it holds dm-N open), then dm-N
+# removed; each may lag a moment (udev), the bounds are for a hang
+err_undo() {
+	if [ -n "$ERR_LOOP" ]; then
+		losetup -d "/dev/$ERR_LOOP" 2>/dev/null
+		wait_for 30 test ! -e "/sys/block/$ERR_LOOP/loop" ||
+			diag "$ERR_LOOP still attached to /dev/$ERR_TOP"
+	fi
+	if [ -n "$ERR_TOP" ] && ! wait_for 30 "$BIN/dm_linear" remove "$ERR_DM" 2>/dev/null; then
+		diag "cannot remove $ERR_TOP ($ERR_DM)"
+	fi
+	ERR_LOOP='' ERR_TOP=''
+	trap 'cleanup; exit 1' INT TERM	# lib.sh's own
+}
+# err_io READ|WRITE SECTOR [BYTES]: one bio_io of the loop device; a
+# failure (EIO) noted in $T_TMP/failed as 'IOERR OP SECTOR'; 1 on any
+# other result
+err_io() {
+	_w=
+	[ "$1" = WRITE ] && _w=-w
+	# shellcheck disable=SC2086
+	"$BIN/bio_io" $_w -s "${3:-4096}" "/dev/$ERR_LOOP" "$2" >/dev/null 2>"$T_TMP/io.err" && return 0
+	case $(cat "$T_TMP/io.err") in
+	*": Input/output error") echo "IOERR $1 $2" >>"$T_TMP/failed" ;;
+	*) diag "bio_io failed otherwise: $(cat "$T_TMP/io.err")"; return 1 ;;
+	esac
+}
+# err_rows DISK: the rows under 'I/O errors:' that name DISK, as 'ERROR
+# OP COUNT', sorted, on one line (as the 07.5 check reads them)
+err_rows() {
+	awk -v d="$1" '/^I\/O errors:$/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on && $2 == d && NF == 4 { print $1, $3, $4 }' "$T_TMP/out" | sort | paste -sd' ' -
+}
+ES=$SOL/07.5/bio_trace
+t="answer 07.5 dm-error"
+if ! dm_here; then
+	skip "$t" "no device mapper on this kernel (no device-mapper in /proc/misc, no dm_mod to load)"
+elif [ ! -x "$ES" ]; then
+	skip "$t" "$ES is not built (run make solutions)"
+elif [ ! -x "$BIN/dm_linear" ]; then
+	skip "$t" "$BIN/dm_linear is not built (run make)"
+elif ! err_make; then
+	ok 1 "$t: a loop device over a dm-error device ($(cat "$T_TMP/dm.err"))"
+	err_undo
+else
+	diag "$ERR_TOP: dm-error, the size of $DEV; $ERR_LOOP over it"
+	for door in $TEST_DOORS; do
+		t="answer 07.5 dm-error [$door]"
+		if ! why=$(door_ok "$ES" "$door"); then
+			case "$why" in
+			*"door on this kernel"*) skip "$t" "$why"; continue ;;
+			esac
+		fi
+		if ! start "$ES" -a "$door"; then
+			ok 1 "$t: starts"
+			continue
+		fi
+		: >"$T_TMP/failed"
+		bad=0
+		for s in $ERR_READS; do err_io READ "$s" || bad=1; done
+		for s in $ERR_WRITES; do err_io WRITE "$s" || bad=1; done
+		for s in $ERR_PARTIAL; do err_io WRITE "$s" 512 || bad=1; done
+		stop
+		is "$TRC $bad" "0 0" "$t: exits 0 on Ctrl-C; bio_io got EIO or success"
+		# dm-error fails every read, whatever the loop device's caching
+		is "$(grep -c ' READ ' "$T_TMP/failed")" 3 "$t: bio_io's 3 reads of $ERR_LOOP failed (EIO)"
+		# the ground truth: what failed, as 'IOERR OP COUNT' rows
+		want=$(awk '{ print $1, $2 }' "$T_TMP/failed" | sort | uniq -c |
+			awk '{ print $2, $3, $1 }' | paste -sd' ' -)
+		diag "$t: bio_io's I/O of $ERR_LOOP that failed: $(paste -sd, "$T_TMP/failed")"
+		is "$(err_rows "$ERR_LOOP")" "$want" "$t: the 'I/O errors:' rows of $ERR_LOOP are what failed"
+		is "$(err_rows "$ERR_TOP")" "" "$t: no row for $ERR_TOP (bio-based: it fails bios, no request)"
+		is "$(sed -n "s/.*, failed: \([A-Z_0-9]*\) on $ERR_LOOP, \([A-Z_0-9]*\) at sector \([0-9]*\)\$/\1 \2 \3/p" \
+			"$T_TMP/out" | sort -k3n | paste -sd, -)" "$(sort -k3n "$T_TMP/failed" | paste -sd, -)" \
+			"$t: a line per failure, with its status, op and sector"
+	done
+	err_undo
+fi
+
 # stage09: -c must name a cgroup v2 directory
 t="answer 09.1 -c"
 if [ -x "$SOL/09.1/pagecache_trace" ]; then
