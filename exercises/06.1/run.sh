@@ -16,10 +16,29 @@ ex_run() {
 		return 0
 		;;
 	esac
+	if _why=$(lost_path "$got" "$T_TMP/out"); then
+		say run "ok: $_why"
+		return 0
+	fi
 	want_eq "$got" " 1:5:read 2:2:write" \
 		"'Path N: C bios' lines and their stacks' system call (5 reads by pread64, 2 writes by pwrite64)" \
 		"is each bio counted under its stack id at submit, and the paths sorted by count?" || return 1
 	say run "ok: 5 bios by the pread64 path, then 2 by pwrite64"
+}
+
+# lost_path GOT FILE: where FILE's summary counts stacks not captured,
+# 0 if those are one system call's bios, all of them, and GOT is the
+# other's path: bpf_get_stackid() found that stack's slot in the stack
+# map held by the other (-EEXIST, a hash collision: about 1 run in 4096,
+# as the kernel's addresses fall at boot), and the program counted it.
+# Says so.
+lost_path() {
+	_lost=$(sed -n 's/^Lost: \([0-9]*\) stacks not captured$/\1/p' "$2")
+	case "$_lost:$1" in
+	"2: 1:5:read") echo "5 bios by the pread64 path; the 2 writes' stack lost to a hash collision in the stack map, and counted" ;;
+	"5: 1:2:write") echo "2 bios by the pwrite64 path; the 5 reads' stack lost to a hash collision in the stack map, and counted" ;;
+	*) return 1 ;;
+	esac
 }
 
 # busiest_paths FILE: each "Path N: C bios" of FILE as " N:C:call", the
