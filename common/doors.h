@@ -23,7 +23,7 @@ enum door {
 };
 
 #define POINT_MAX_TPS	2
-#define DOORS_MAX_POINTS 4
+#define DOORS_MAX_POINTS 8	/* stage 11 has 5 */
 #define DOORS_MAX_LINKS	16
 
 /* A place in the kernel a stage listens at (see points.c). */
@@ -67,6 +67,12 @@ extern const struct probe_point point_filemap_get_pages;
 extern const struct probe_point point_filemap_add_folio;
 extern const struct probe_point point_rq_start;
 extern const struct probe_point point_rq_done;
+/* Stage 11's hops: tracepoint door only (no function named). */
+extern const struct probe_point point_syscall;
+extern const struct probe_point point_folio;
+extern const struct probe_point point_bio_queue;
+extern const struct probe_point point_rq_issue;
+extern const struct probe_point point_rq_complete;
 
 int door_from_name(const char *name, enum door *door);
 const char *door_name(enum door door);

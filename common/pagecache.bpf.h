@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Page-cache helpers of stages 08-09: a file's disk, a folio's pages. */
+/*
+ * Page-cache helpers of stages 08, 09 and 11: a file's disk, a folio's
+ * pages, a page's folio.
+ */
 #ifndef __PAGECACHE_BPF_H
 #define __PAGECACHE_BPF_H
 
@@ -63,6 +66,41 @@ static __always_inline __u32 folio_pages(struct folio *folio)
 	if (bpf_core_field_exists(old->_folio_nr_pages))
 		return BPF_CORE_READ(old, _folio_nr_pages);
 	return 1;
+}
+
+/*
+ * A tail page of a large folio leads to the folio (its head page) by a
+ * word whose bit 0 says "tail": compound_head, a pointer to the head
+ * plus 1; in newer kernels (7.2 here) compound_info, which where the
+ * kernel optimizes HugeTLB's vmemmap holds instead a mask for the page's
+ * own address, plus 1. A mask is high ones over low zeros; a pointer
+ * never is.
+ */
+struct page___compound_head {
+	unsigned long compound_head;
+} __attribute__((preserve_access_index));
+
+struct page___compound_info {
+	unsigned long compound_info;
+} __attribute__((preserve_access_index));
+
+/* The folio of a page: the page itself, or its head. */
+static __always_inline __u64 page_folio_addr(__u64 page)
+{
+	struct page___compound_info *ci = (void *)page;
+	struct page___compound_head *ch = (void *)page;
+	unsigned long info = 0, m;
+
+	if (bpf_core_field_exists(ci->compound_info))
+		bpf_core_read(&info, sizeof(info), &ci->compound_info);
+	else
+		bpf_core_read(&info, sizeof(info), &ch->compound_head);
+	if (!(info & 1))
+		return page;
+	m = info - 1;
+	if (!(~m & (~m + 1)))	/* ~m is 2^k - 1: a mask */
+		return page & m;
+	return m;
 }
 
 #endif /* __PAGECACHE_BPF_H */

@@ -77,3 +77,44 @@ const struct probe_point point_filemap_add_folio = {
 	.tps = { "mm_filemap_add_to_page_cache" },
 	.stat = STAT_ADD,
 };
+
+/*
+ * Stage 11 follows one write() through these, in the tracepoint door
+ * only: no function is named, so fentry and kprobe say "no such
+ * function". sys_enter and sys_exit fire for every system call.
+ */
+const struct probe_point point_syscall = {
+	.name = "syscall",
+	.tps = { "sys_enter", "sys_exit" },
+	.stat = -1,
+};
+
+/*
+ * mm/page-writeback.c folio_account_dirtied(): a clean folio made dirty;
+ * mm/filemap.c __filemap_remove_folio() and delete_from_page_cache_batch()
+ * (truncation): a folio leaves the cache
+ */
+const struct probe_point point_folio = {
+	.name = "folio",
+	.tps = { "writeback_dirty_folio", "mm_filemap_delete_from_page_cache" },
+	.stat = -1,
+};
+
+/* block/blk-core.c submit_bio_noacct_nocheck(); block/blk-merge.c: a split */
+const struct probe_point point_bio_queue = {
+	.name = "bio_queue",
+	.tps = { "block_bio_queue", "block_split" },
+	.stat = -1,
+};
+
+const struct probe_point point_rq_issue = {
+	.name = "rq_issue",
+	.tps = { "block_rq_issue" },
+	.stat = -1,
+};
+
+const struct probe_point point_rq_complete = {
+	.name = "rq_complete",
+	.tps = { "block_rq_complete" },
+	.stat = -1,
+};

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run one stage against a built-in workload on a private loop device:
-#   scripts/demo.sh 03      (or: make demo STAGE=03; 00 … 10)
+#   scripts/demo.sh 03      (or: make demo STAGE=03; 00 … 11)
 #   scripts/demo.sh ctracer (make demo STAGE=ctracer: tools/ctracer)
 #   scripts/demo.sh - 03.1  (make demo EX=03.1: your copy of an exercise,
 #                           work/03.1, as make check EX=03.1 last built it)
@@ -24,8 +24,9 @@ case $stage in
 ctracer) dir=$ROOT/tools/ctracer ;;
 *) dir=$(ls -d "$ROOT"/stage"$stage"_* 2>/dev/null | head -n 1) ;;
 esac
-[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 10)" >&2; exit 2; }
-prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace "$dir"/ctracer \
+[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 11)" >&2; exit 2; }
+prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace "$dir"/full_stack \
+	"$dir"/ctracer \
 	2>/dev/null | head -n 1)
 if [ -n "$ex" ]; then
 	prog=${CHECK_BUILD:-$ROOT/build/check}/$ex/$(basename "$prog")
@@ -65,6 +66,33 @@ if [ "$(basename "$prog")" = pagecache_trace ]; then
 	exit 0
 fi
 
+# tracing LOG PID: wait until the stage PID says "Tracing" in LOG; 1 if it
+# ended first (an error, said on its stderr) or said nothing in 120 s
+tracing() {
+	_i=0
+	until grep -q '^Tracing' "$1"; do
+		kill -0 "$2" 2>/dev/null && [ $_i -lt 1200 ] || return 1
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+# Stage 11: ext4 on the loop device; dd writes a new file 16 KiB a
+# write(), then fsyncs, once the stage traces; 1 write() in 4 followed.
+if [ "$(basename "$prog")" = full_stack ]; then
+	mnt=$(mktemp -d /tmp/bwb-demo.XXXXXX)
+	trap 'umount "$mnt" 2>/dev/null; rm -rf "$mnt"; losetup -d "$loop"; rm -f "$img"' EXIT INT TERM
+	mkfs.ext4 -q "$loop" && mount "$loop" "$mnt" || exit 1
+	echo "demo: $what: dd writes 128 KiB of a new file on $loop, 16 KiB a write(), then fsync()" >&2
+	"$prog" -d "$name" -c dd -s 4 --duration 4 2>"$mnt/err" &
+	pid=$!
+	tracing "$mnt/err" $pid
+	cat "$mnt/err" >&2
+	dd if=/dev/urandom of="$mnt/file" bs=16k count=8 conv=fsync status=none
+	wait $pid
+	exit $?
+fi
+
 echo "demo: $what on $loop: 4 KiB direct reads, then a 1 MiB write" >&2
 # The workload starts once the stage has said "Tracing": ctracer's
 # function doors take seconds to attach. Its stderr passes through tee
@@ -86,13 +114,7 @@ else
 	"$prog" -d "$name" --duration 4 2>"$tmp/err" &
 fi
 pid=$!
-i=0
-until grep -q '^Tracing' "$tmp/err.log"; do
-	# ended (an error, said on stderr), or no word in 120 s
-	kill -0 $pid 2>/dev/null && [ $i -lt 1200 ] || break
-	sleep 0.1
-	i=$((i + 1))
-done
+tracing "$tmp/err.log" $pid
 for off in 0 1 2 3 4 5 6 7; do
 	dd if="$loop" of=/dev/null bs=4k count=1 skip=$((off * 100)) iflag=direct 2>/dev/null
 	sleep 0.1

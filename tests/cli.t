@@ -2,7 +2,8 @@
 # What every stage shares: options, usage errors, preflight, --duration.
 . "$(dirname "$0")/lib.sh"
 
-for s in "$ROOT"/stage*/bio_trace "$ROOT"/stage*/pagecache_trace "$ROOT"/stage*/tracex3; do
+for s in "$ROOT"/stage*/bio_trace "$ROOT"/stage*/pagecache_trace "$ROOT"/stage*/tracex3 \
+	"$ROOT"/stage*/full_stack; do
 	[ -x "$s" ] || continue
 	name=$(basename "$(dirname "$s")")
 	"$s" --bogus >/dev/null 2>"$T_TMP/err"
@@ -96,13 +97,13 @@ else
 	skip "ctracer's -s and -p" "tools/ctracer/ctracer is not built"
 fi
 
-# make demo: the hint names every stage, 00 to 10 (the classroom VM
+# make demo: the hint names every stage, 00 to 11 (the classroom VM
 # has no scripts/demo.sh: its own is scripts/vm/guest/demo.sh)
 DEMO=$ROOT/scripts/demo.sh
 if [ -f "$DEMO" ]; then
 	"$DEMO" 99 >/dev/null 2>"$T_TMP/err"
 	is "$?" 2 "demo.sh 99 (no such stage) exits 2"
-	is "$(cat "$T_TMP/err")" "demo: no stage '99' (try 00 … 10)" "demo.sh 99: the hint names 00 … 10"
+	is "$(cat "$T_TMP/err")" "demo: no stage '99' (try 00 … 11)" "demo.sh 99: the hint names 00 … 11"
 else
 	skip "demo.sh 99" "no scripts/demo.sh here (the classroom VM)"
 fi

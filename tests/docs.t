@@ -393,7 +393,8 @@ awk '/^<!-- kernels-table -->$/ { on = 1 } /^<!-- \/kernels-table -->$/ { on = 0
 	}' docs/kernels.md | sort >"$T_TMP/measured"
 awk -F'|' '/^\| `stage[0-9][0-9]_/ { s = $2; gsub(/[ `]/, "", s); s = substr(s, 1, 7)
 	m = $(NF - 1); gsub(/^ +| +$/, "", m); print s, m }' README.md | sort >"$T_TMP/claimed"
-check "docs/kernels.md has an x86 row per stage" test "$(wc -l <"$T_TMP/measured")" -eq 11
+check "docs/kernels.md has an x86 row per stage" \
+	test "$(wc -l <"$T_TMP/measured")" -eq "$(ls -d "$ROOT"/stage[0-9][0-9]_* | wc -l)"
 diff "$T_TMP/measured" "$T_TMP/claimed" | sed -n 's/^[<>]/#   &/p'
 check "README's min kernels are docs/kernels.md's (function · tracepoint)" \
 	cmp -s "$T_TMP/measured" "$T_TMP/claimed"

@@ -51,7 +51,7 @@ esac
 kernels=${VM_TEST_KERNELS:-$ci}
 [ "$kernels" = all ] && kernels=$all
 VM_SMOKE_KERNELS=${VM_SMOKE_KERNELS-5.10 cloud 7.2 7.2-16k}
-VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10}
+VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10 stage11}
 
 # the commit the guest's files came from, for docs/kernels.md's run lines
 wb=$(git -C "$ROOT" describe --always --dirty 2>/dev/null) || wb=unknown

@@ -2,7 +2,7 @@
 # What a check makes for its run besides lib.sh's loop device ($DEV),
 # each in a name of the checker's own, so that scratch_cleanup can undo
 # it however the check ends (a Ctrl-C too):
-#   CHECK_MNT     ext4 made on $DEV, mounted (stages 08 and 09)
+#   CHECK_MNT     ext4 made on $DEV, mounted (stages 08, 09 and 11)
 #   CHECK_DEV2    a second loop device (00.1), or one over $DEV (10.2)
 #   CHECK_DM      a device-mapper linear device over $DEV, or else
 #   CHECK_ZRAM    a zram device: bio-based disks, BIO_DEV its name (02.2)

@@ -307,9 +307,11 @@ program_files() (
 	cd "$ROOT"
 	if [ -z "$FOREIGN" ]; then
 		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/class_trace \
+			stage*/full_stack \
 			tools/*/ctracer \
 			build/solutions/*/bio_trace build/solutions/*/pagecache_trace \
-			build/solutions/*/tracex3 build/solutions/*/ctracer bench/*/bio_trace \
+			build/solutions/*/tracex3 build/solutions/*/ctracer build/solutions/*/full_stack \
+			bench/*/bio_trace \
 			tests/bin/* scripts/heatmap; do
 			[ -f "$f" ] && echo "$f $ROOT/$f"
 		done
@@ -317,11 +319,11 @@ program_files() (
 	fi
 	xb=$ROOT/build/$VM_ARCH
 	for f in "$xb"/solutions/*/bio_trace "$xb"/solutions/*/pagecache_trace \
-		"$xb"/solutions/*/tracex3 "$xb"/solutions/*/ctracer; do
+		"$xb"/solutions/*/tracex3 "$xb"/solutions/*/ctracer "$xb"/solutions/*/full_stack; do
 		[ -f "$f" ] && echo "build/${f#"$xb"/} $f"
 	done
 	for d in stage*/ tools/*/ bench/*/; do
-		for n in bio_trace pagecache_trace tracex3 class_trace ctracer; do
+		for n in bio_trace pagecache_trace tracex3 class_trace full_stack ctracer; do
 			f=$xb/$(basename "$d")/$n
 			[ -f "$f" ] && echo "$d$n $f"
 		done

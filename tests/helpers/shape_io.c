@@ -10,9 +10,14 @@
  *   shape_io fsync FILE N       N appends of 4 KiB, each followed by
  *                               fsync(): a journal commit with flushes
  *   shape_io flush DEVICE       fsync() of the device: an empty flush
+ *   shape_io pages FILE FIRST N BYTES   N pwrite()s of BYTES, the first at
+ *                               FIRST x BYTES, then one fsync(); quiet:
+ *                               no write() of its own (stage11.t counts
+ *                               them)
+ *   shape_io dirty FILE FIRST N BYTES   the same, no fsync()
  *   shape_io discard DEVICE BYTES   BLKDISCARD of BYTES from offset 0
  *
- * Prints one line per operation.
+ * Prints one line per operation, but for pages and dirty.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,7 +32,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: shape_io dsync DEVICE N | fsync FILE N | "
-		"flush DEVICE | discard DEVICE BYTES\n");
+		"flush DEVICE | discard DEVICE BYTES | pages|dirty FILE FIRST N BYTES\n");
 	exit(2);
 }
 
@@ -89,6 +94,21 @@ int main(int argc, char **argv)
 				return fail("fsync", path);
 			printf("append and fsync %lld\n", i);
 		}
+	} else if ((!strcmp(mode, "pages") || !strcmp(mode, "dirty")) && argc == 6) {
+		long long first = number(argv[3]), n = number(argv[4]), bytes = number(argv[5]);
+		char *data = malloc(bytes);
+
+		if (!data)
+			return 1;
+		memset(data, 0xcd, bytes);
+		fd = open(path, O_WRONLY | O_CREAT, 0644);
+		if (fd < 0)
+			return fail("open", path);
+		for (long long i = 0; i < n; i++)
+			if (pwrite(fd, data, bytes, (first + i) * bytes) != bytes)
+				return fail("write", path);
+		if (!strcmp(mode, "pages") && fsync(fd))
+			return fail("fsync", path);
 	} else if (!strcmp(mode, "flush") && argc == 3) {
 		fd = open(path, O_WRONLY);
 		if (fd < 0)

@@ -5,14 +5,15 @@
 #   scripts/vm/guest/demo.sh 03 [-a fentry|kprobe|tracepoint|auto]
 # The bio stages trace nullb0 (every I/O takes TEST_SLOW_NS) while dd
 # reads 4 KiB eight times and writes 1 MiB; the page-cache stages read a
-# 4 MiB file on the scratch ext4 cold (dropped from the cache), then warm.
+# 4 MiB file on the scratch ext4 cold (dropped from the cache), then warm;
+# stage 11 follows 1 write() in 4 of dd writing a new file there.
 set -u
 WB=$(cd "$(dirname "$0")/../../.." && pwd)
 stage=${1:-01}
 [ $# -gt 0 ] && shift
 dir=$(ls -d "$WB"/stage"$stage"_* 2>/dev/null | head -n 1)
-[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 10)" >&2; exit 2; }
-prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace \
+[ -n "$dir" ] || { echo "demo: no stage '$stage' (try 00 … 11)" >&2; exit 2; }
+prog=$(ls "$dir"/bio_trace "$dir"/pagecache_trace "$dir"/tracex3 "$dir"/class_trace "$dir"/full_stack \
 	2>/dev/null | head -n 1)
 [ -x "$prog" ] || { echo "demo: $dir has no program" >&2; exit 1; }
 dev=${TEST_DEV:-nullb0}
@@ -65,6 +66,18 @@ if [ "$(basename "$prog")" = pagecache_trace ]; then
 		wait $pid || rc=$?
 		wait
 	done
+	rm -f "$fs/demo.file"
+	exit $rc
+fi
+
+if [ "$(basename "$prog")" = full_stack ]; then
+	echo "demo: $(basename "$dir"): dd writes 128 KiB of a new file in $fs, 16 KiB a write(), then fsync()" >&2
+	traced "$@" -c dd -s 4 --duration 5
+	attached && dd if=/dev/urandom of="$fs/demo.file" bs=16k count=8 \
+		conv=fsync 2>/dev/null
+	wait $pid
+	rc=$?
+	wait
 	rm -f "$fs/demo.file"
 	exit $rc
 fi
