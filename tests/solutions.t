@@ -363,6 +363,16 @@ fi
 # a struct it cannot follow is refused in one line (listed, it is not:
 # --duration bounds a tracer that takes it anyway);
 # -a auto takes the tracepoint door, the one it has; -q sends no tree
+# no_door_or_fail TEST: a start that failed is a SKIP where this kernel
+# gives ctracer no door (5.10: no cookies, the old block_bio_queue),
+# else a failure
+no_door_or_fail() {
+	if grep -q 'no working door on this kernel' "$T_TMP/err"; then
+		skip "$1" "$(grep -m 1 'no working door on this kernel' "$T_TMP/err")"
+	else
+		ok 1 "$1: starts"
+	fi
+}
 CT=$SOL/10.1/ctracer
 t="answer 10.1 --class"
 if [ ! -x "$CT" ]; then
@@ -383,7 +393,7 @@ else
 		check "$t: the tracepoint door" grep -q '^ctracer: tracepoint door, ' "$T_TMP/err"
 		check "$t: a tree per request" grep -q '^[a-z]* 0x[0-9a-f]*: ' "$T_TMP/out"
 	else
-		ok 1 "$t: starts"
+		no_door_or_fail "$t"
 	fi
 	t="answer 10.1 --class request -q"
 	if start "$CT" --class request -q -d "$DEV"; then
@@ -392,7 +402,7 @@ else
 		is "$TRC $(grep -c '^[a-z]* 0x[0-9a-f]*: ' "$T_TMP/out")" "0 0" "$t: exit 0, no tree"
 		check "$t: the requests' events counted" grep -q '^Events: hits [1-9]' "$T_TMP/out"
 	else
-		ok 1 "$t: starts"
+		no_door_or_fail "$t"
 	fi
 fi
 done_testing
