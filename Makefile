@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The workbook: every stage folder is found by wildcard and built alone.
-#   make                 build every stage and tools/ (ctracer)
+#   make                 build every stage and tools/ (ctracer, iofollow)
 #   make -C stage03_latency_map    build one
 #   make demo STAGE=03   run a stage against a built-in workload
 #   make demo EX=03.1    the same with your copy of exercise 03.1 (work/03.1)
@@ -10,7 +10,7 @@
 #   make ARCH=arm64      a cross build into build/arm64/ (mk/cross.mk)
 
 STAGES := $(sort $(wildcard stage[0-9][0-9]_*))
-# The practitioners' programs, built like stages (tools/ctracer/)
+# The practitioners' programs, built like stages (tools/ctracer/, tools/iofollow/)
 TOOL_DIRS := $(patsubst %/Makefile,%,$(sort $(wildcard tools/*/Makefile)))
 STAGE ?= 01
 include common/arch.mk

@@ -23,7 +23,7 @@ enum door {
 };
 
 #define POINT_MAX_TPS	2
-#define DOORS_MAX_POINTS 8	/* stage 11 has 5 */
+#define DOORS_MAX_POINTS 8	/* tools/iofollow has 8 */
 #define DOORS_MAX_LINKS	16
 
 /* A place in the kernel a stage listens at (see points.c). */
@@ -73,6 +73,10 @@ extern const struct probe_point point_folio;
 extern const struct probe_point point_bio_queue;
 extern const struct probe_point point_rq_issue;
 extern const struct probe_point point_rq_complete;
+/* tools/iofollow's more */
+extern const struct probe_point point_folio_add;
+extern const struct probe_point point_getrq;
+extern const struct probe_point point_merge;
 
 int door_from_name(const char *name, enum door *door);
 const char *door_name(enum door door);

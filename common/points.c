@@ -107,6 +107,27 @@ const struct probe_point point_bio_queue = {
 	.stat = -1,
 };
 
+/* tools/iofollow: mm/filemap.c filemap_add_folio(), a folio joins the cache */
+const struct probe_point point_folio_add = {
+	.name = "folio_add",
+	.tps = { "mm_filemap_add_to_page_cache" },
+	.stat = -1,
+};
+
+/* tools/iofollow: block/blk-mq.c blk_mq_submit_bio(), a new request for the bio */
+const struct probe_point point_getrq = {
+	.name = "getrq",
+	.tps = { "block_getrq" },
+	.stat = -1,
+};
+
+/* tools/iofollow: block/blk-merge.c, the bio joins a request already there */
+const struct probe_point point_merge = {
+	.name = "merge",
+	.tps = { "block_bio_backmerge", "block_bio_frontmerge" },
+	.stat = -1,
+};
+
 const struct probe_point point_rq_issue = {
 	.name = "rq_issue",
 	.tps = { "block_rq_issue" },

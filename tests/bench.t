@@ -102,7 +102,7 @@ is "$(row 4 'stageX quiet' | cut -d'|' -f4,5)" " 95222 | -4.8 (-8.9 … +0.0) " 
 	"-s = -r: the timed rounds give the IOPS too"
 
 # Option errors: one line, exit 2, before anything is touched.
-for args in "-s 5 -r 2" "-s 0" "-r x" "-q"; do
+for args in "-s 5 -r 2" "-s 0" "-r x" "-q" "-w -D /dev/loop0"; do
 	# shellcheck disable=SC2086
 	"$ROOT/scripts/bench" $args >"$T_TMP/out" 2>"$T_TMP/err"
 	rc=$?

@@ -8,7 +8,7 @@ warn() { echo "bench: $*" >&2; }
 die() { echo "bench: $*" >&2; exit 1; }
 need() { command -v "$1" >/dev/null || die "needs $1 (scripts/install-deps.sh --bench)"; }
 
-SEQ=0 TRACER_PID= OLD_STATS= LOOP= IMG= NULLB_LOADED=
+SEQ=0 TRACER_PID= OLD_STATS= LOOP= IMG= NULLB_LOADED= MNT=
 CLK_TCK=$(getconf CLK_TCK 2>/dev/null) || CLK_TCK=
 case "$CLK_TCK" in ''|*[!0-9]*|0) CLK_TCK=100 ;; esac
 
@@ -23,6 +23,7 @@ stats_on() {
 cleanup() {
 	[ -n "$TRACER_PID" ] && kill -KILL "$TRACER_PID" 2>/dev/null
 	[ -n "$OLD_STATS" ] && echo "$OLD_STATS" >/proc/sys/kernel/bpf_stats_enabled
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null && rmdir "$MNT"
 	[ -n "$LOOP" ] && losetup -d "$LOOP"
 	[ -n "$IMG" ] && rm -f "$IMG"
 	[ -n "$NULLB_LOADED" ] && rmmod null_blk 2>/dev/null
@@ -56,14 +57,42 @@ setup_device() {
 	DEVT=$(awk -F: '{ print $1 * 1048576 + $2 }' "/sys/class/block/$DEVNAME/dev")
 }
 
+# -w: an ext4 on the device (the bench's own: a loop device or null_blk),
+# mounted for fio's file
+setup_fs() {
+	need mkfs.ext4
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$DEV" >/dev/null 2>&1 ||
+		die "cannot make ext4 on $DEV"
+	MNT=$OUT/mnt
+	mkdir -p "$MNT" && mount "$DEV" "$MNT" || { MNT=; die "cannot mount $DEV"; }
+}
+
+# The workload in words, for the log and the report.
+workload() {
+	if [ "$WORKLOAD" = write ]; then
+		echo "4k buffered writes, psync, an fsync every 256, 2 jobs"
+	else
+		echo "4k randread, libaio, direct, iodepth 32, 2 jobs"
+	fi
+}
+
 # Classic issue -> complete latency in bpftrace, keyed like the seed's
 # one-liners by device and sector; tracepoints, so it runs on any door.
 bpftrace_oneliner() {
 	printf '%s' "tracepoint:block:block_rq_issue /args->dev == $DEVT/ { @start[args->dev, args->sector] = nsecs; } tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ { @usecs = hist((nsecs - @start[args->dev, args->sector]) / 1000); delete(@start[args->dev, args->sector]); }"
 }
 
-# One fio run; prints "iops ios". Terse v3: field 6 read KiB, 8 read IOPS.
+# One fio run; prints "iops ios". Terse v3: field 6 read KiB, 8 read
+# IOPS; 47 write KiB, 49 write IOPS (-w: an I/O is a write() call).
 fio_once() {
+	if [ "$WORKLOAD" = write ]; then
+		timeout -k 5 $((SECS + 60)) fio --name=bench --directory="$MNT" \
+			--rw=write --bs=4k --ioengine=psync --size=64M --fsync=256 \
+			--numjobs=2 --group_reporting --time_based --runtime="$SECS" \
+			--output-format=terse --terse-version=3 \
+			2>>"$OUT/fio.err" | awk -F';' '$1 == 3 { print $49, int($47 / 4) }'
+		return
+	fi
 	timeout -k 5 $((SECS + 60)) fio --name=bench --filename="$DEV" \
 		--rw=randread --bs=4k --ioengine=libaio --direct=1 --iodepth=32 \
 		--numjobs=2 --group_reporting --time_based --runtime="$SECS" \
@@ -235,11 +264,10 @@ build_times() {
 write_report() {
 	rep=$OUT/report.md
 	{
-		echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench -r $ROUNDS -s $STATS -t $SECS\`"
+		echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC') by \`scripts/bench$([ "$WORKLOAD" = write ] && echo " -w") -r $ROUNDS -s $STATS -t $SECS\`"
 		echo "on $(uname -n): $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)," \
 			"$(nproc) CPUs, $(awk '/MemTotal/ { printf "%d GiB", $2 / 1048576 }' /proc/meminfo);" \
-			"kernel $(uname -r); device $DEVNAME ($DEVKIND); fio 4k randread," \
-			"libaio, direct, iodepth 32, 2 jobs."
+			"kernel $(uname -r); device $DEVNAME ($DEVKIND); fio $(workload)."
 		echo
 		awk -v timed="$STATS" -f "$ROOT/scripts/bench.d/table.awk" "$OUT/configs" "$OUT/runs.tsv" \
 			"$OUT/progs.tsv" "$OUT/doors.tsv" "$OUT/cpu.tsv"

@@ -298,7 +298,7 @@ workbook_files() (
 )
 
 # program_files: "PATH-ON-DISK BUILT-FILE" for every built program: each
-# stage's, tool's (tools/ctracer/ctracer), answer's (build/solutions/ID/)
+# stage's, tool's (tools/ctracer/ctracer, tools/iofollow/iofollow), answer's (build/solutions/ID/)
 # and bench variant's, the test helpers, scripts/heatmap.
 # This host's in the source tree; another architecture's (make ARCH=arm64)
 # under build/<arch>/, a folder per stage or tool (build/arm64/ctracer/)
@@ -308,7 +308,7 @@ program_files() (
 	if [ -z "$FOREIGN" ]; then
 		for f in stage*/bio_trace stage*/pagecache_trace stage*/tracex3 stage*/class_trace \
 			stage*/full_stack \
-			tools/*/ctracer \
+			tools/*/ctracer tools/*/iofollow \
 			build/solutions/*/bio_trace build/solutions/*/pagecache_trace \
 			build/solutions/*/tracex3 build/solutions/*/ctracer build/solutions/*/full_stack \
 			bench/*/bio_trace \
@@ -323,7 +323,7 @@ program_files() (
 		[ -f "$f" ] && echo "build/${f#"$xb"/} $f"
 	done
 	for d in stage*/ tools/*/ bench/*/; do
-		for n in bio_trace pagecache_trace tracex3 class_trace full_stack ctracer; do
+		for n in bio_trace pagecache_trace tracex3 class_trace full_stack ctracer iofollow; do
 			f=$xb/$(basename "$d")/$n
 			[ -f "$f" ] && echo "$d$n $f"
 		done
