@@ -178,29 +178,52 @@ if run_sol 07.2 -j; then
 fi
 
 # stage07 (exercise 07.5, the book's bioerr): ground truth from the
-# device mapper. A dm-error device (its every I/O fails, EIO) the size of
-# $DEV, and a loop device over it. dm-error is bio-based: the bios it
-# fails never were requests, so a request tracer sees none of them, and
-# the answer must count nothing for dm-N, though no -d traces every
+# device mapper. A device-mapper disk the size of $DEV whose I/O fails as
+# the test chose, and a loop device over it. dm-N is bio-based: the bios
+# it fails never were requests, so a request tracer sees none of them,
+# and the answer must count nothing for dm-N, though no -d traces every
 # disk. The loop device is request-based: its worker's I/O of dm-N fails,
 # and the loop driver ends its own request BLK_STS_IOERR, which the
-# answer must count as bio_io got it back (EIO), sector by sector. A
-# buffered loop device (busybox's losetup, the VM's, has no direct I/O)
-# writes a whole block into dm-N's page cache and succeeds (it fails
-# later, at writeback, as bios); a write of 512 bytes must first read the
-# rest of its block, which fails. The ground truth is what bio_io got.
-ERR_DM=bwb-err-$$
+# answer must count as bio_io got it back (EIO), sector by sector.
+#  - dm-error fails every I/O. Its loop device is buffered (busybox's
+#    losetup, the VM's, has no direct I/O): a write of a whole block lands
+#    in dm-N's page cache and succeeds (it fails later, at writeback, as
+#    bios); a write of 512 bytes must first read the rest of its block,
+#    which fails.
+#  - dm-flakey, up 0 s and down 1 s, down for good, with error_writes:
+#    every write fails (EIO), every read passes to $DEV. Its loop device
+#    does direct I/O (tests/bin/loop_dio): each write reaches dm-N as a
+#    bio of its own, and fails the loop device's request then and there.
+# The ground truth is what bio_io got.
 ERR_READS="2048 4096 6144"	# far apart: no two can merge
 ERR_WRITES="10240 14336"	# 4 KiB
 ERR_PARTIAL="18433 22529"	# 512 bytes, within a block
-ERR_TOP='' ERR_LOOP=''
+ERR_DM='' ERR_TOP='' ERR_LOOP='' ERR_MOD=''
+ES=$SOL/07.5/bio_trace
 dm_here() {
 	grep -qw device-mapper /proc/misc ||
 		{ modprobe dm_mod 2>/dev/null && grep -qw device-mapper /proc/misc; }
 }
-# err_make: ERR_TOP (dm-N, the error device) and ERR_LOOP over it
+# err_can T: 0 if this kernel and build can run answer 07.5 over the
+# device mapper, else T is a SKIP that says why
+err_can() {
+	if ! dm_here; then
+		skip "$1" "no device mapper on this kernel (no device-mapper in /proc/misc, no dm_mod to load)"
+	elif [ ! -x "$ES" ]; then
+		skip "$1" "$ES is not built (run make solutions)"
+	elif [ ! -x "$BIN/dm_linear" ] || [ ! -x "$BIN/loop_dio" ]; then
+		skip "$1" "$BIN/dm_linear or loop_dio is not built (run make helpers)"
+	else
+		return 0
+	fi
+	return 1
+}
+# err_make NAME TARGET [ARGS...]: ERR_TOP (dm-N, a TARGET device over
+# $DEV, see dm_linear) and ERR_LOOP over it
 err_make() {
-	ERR_TOP=$("$BIN/dm_linear" create "$ERR_DM" "/dev/$DEV" error 2>"$T_TMP/dm.err") || {
+	ERR_DM=$1
+	shift
+	ERR_TOP=$("$BIN/dm_linear" create "$ERR_DM" "/dev/$DEV" "$@" 2>"$T_TMP/dm.err") || {
 		ERR_TOP=
 		return 1
 	}
@@ -211,7 +234,7 @@ err_make() {
 		return 1
 	}
 	ERR_LOOP=${ERR_LOOP#/dev/}
-	# udev's probes of both (they fail) are over before any tracing
+	# udev's probes of both are over before any tracing
 	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
 	return 0
 }
@@ -227,6 +250,11 @@ err_undo() {
 		diag "cannot remove $ERR_TOP ($ERR_DM)"
 	fi
 	ERR_LOOP='' ERR_TOP=''
+	# a module this test loaded goes too (dm_flakey: see flakey_here)
+	if [ -n "$ERR_MOD" ] && ! wait_for 30 rmmod "$ERR_MOD" 2>/dev/null; then
+		diag "cannot unload $ERR_MOD"
+	fi
+	ERR_MOD=''
 	trap 'cleanup; exit 1' INT TERM	# lib.sh's own
 }
 # err_io READ|WRITE SECTOR [BYTES]: one bio_io of the loop device; a
@@ -249,21 +277,12 @@ err_rows() {
 		on && /^$/ { on = 0 }
 		on && $2 == d && NF == 4 { print $1, $3, $4 }' "$T_TMP/out" | sort | paste -sd' ' -
 }
-ES=$SOL/07.5/bio_trace
-t="answer 07.5 dm-error"
-if ! dm_here; then
-	skip "$t" "no device mapper on this kernel (no device-mapper in /proc/misc, no dm_mod to load)"
-elif [ ! -x "$ES" ]; then
-	skip "$t" "$ES is not built (run make solutions)"
-elif [ ! -x "$BIN/dm_linear" ]; then
-	skip "$t" "$BIN/dm_linear is not built (run make)"
-elif ! err_make; then
-	ok 1 "$t: a loop device over a dm-error device ($(cat "$T_TMP/dm.err"))"
-	err_undo
-else
-	diag "$ERR_TOP: dm-error, the size of $DEV; $ERR_LOOP over it"
+# err_doors KIND TRUTH: in each door, answer 07.5 traces bio_io's reads
+# and writes of ERR_LOOP; the function TRUTH checks that what failed is
+# what the KIND device fails, and the answer must report exactly that
+err_doors() {
 	for door in $TEST_DOORS; do
-		t="answer 07.5 dm-error [$door]"
+		t="answer 07.5 $1 [$door]"
 		if ! why=$(door_ok "$ES" "$door"); then
 			case "$why" in
 			*"door on this kernel"*) skip "$t" "$why"; continue ;;
@@ -280,8 +299,7 @@ else
 		for s in $ERR_PARTIAL; do err_io WRITE "$s" 512 || bad=1; done
 		stop
 		is "$TRC $bad" "0 0" "$t: exits 0 on Ctrl-C; bio_io got EIO or success"
-		# dm-error fails every read, whatever the loop device's caching
-		is "$(grep -c ' READ ' "$T_TMP/failed")" 3 "$t: bio_io's 3 reads of $ERR_LOOP failed (EIO)"
+		"$2"
 		# the ground truth: what failed, as 'IOERR OP COUNT' rows
 		want=$(awk '{ print $1, $2 }' "$T_TMP/failed" | sort | uniq -c |
 			awk '{ print $2, $3, $1 }' | paste -sd' ' -)
@@ -292,6 +310,55 @@ else
 			"$T_TMP/out" | sort -k3n | paste -sd, -)" "$(sort -k3n "$T_TMP/failed" | paste -sd, -)" \
 			"$t: a line per failure, with its status, op and sector"
 	done
+}
+
+# dm-error fails every read, whatever the loop device's caching
+error_truth() {
+	is "$(grep -c ' READ ' "$T_TMP/failed")" 3 "$t: bio_io's 3 reads of $ERR_LOOP failed (EIO)"
+}
+t="answer 07.5 dm-error"
+if ! err_can "$t"; then
+	:
+elif ! err_make "bwb-err-$$" error; then
+	ok 1 "$t: a loop device over a dm-error device ($(cat "$T_TMP/dm.err"))"
+	err_undo
+else
+	diag "$ERR_TOP: dm-error, the size of $DEV; $ERR_LOOP over it"
+	err_doors dm-error error_truth
+	err_undo
+fi
+
+# dm-flakey, down with error_writes: every write failed, no read did
+flakey_truth() {
+	is "$(paste -sd, "$T_TMP/failed")" \
+		"$(for s in $ERR_WRITES $ERR_PARTIAL; do echo "IOERR WRITE $s"; done | paste -sd, -)" \
+		"$t: bio_io's 4 writes of $ERR_LOOP failed (EIO), its 3 reads did not"
+}
+# flakey_here: 0 if the kernel has the flakey target, or dm_flakey loads
+# (ERR_MOD: err_undo unloads it. 6.12's has a clone_endio() of its own:
+# while it is loaded, ctracer cannot tell which is dm_mod's)
+flakey_here() {
+	"$BIN/dm_linear" targets 2>/dev/null | grep -qx flakey && return 0
+	modprobe dm_flakey 2>/dev/null || return 1
+	ERR_MOD=dm_flakey
+	trap 'err_undo; cleanup; exit 1' INT TERM
+	"$BIN/dm_linear" targets 2>/dev/null | grep -qx flakey
+}
+t="answer 07.5 dm-flakey"
+if ! err_can "$t"; then
+	:
+elif ! flakey_here; then
+	skip "$t" "no dm-flakey on this kernel (no flakey target, no dm_flakey to load)"
+	err_undo
+elif ! err_make "bwb-flakey-$$" flakey 0 1 error_writes; then
+	ok 1 "$t: a loop device over a dm-flakey device ($(cat "$T_TMP/dm.err"))"
+	err_undo
+elif ! "$BIN/loop_dio" "/dev/$ERR_LOOP" 2>"$T_TMP/dm.err"; then
+	ok 1 "$t: direct I/O on $ERR_LOOP, over $ERR_TOP ($(cat "$T_TMP/dm.err"))"
+	err_undo
+else
+	diag "$ERR_TOP: dm-flakey over $DEV, its writes fail; $ERR_LOOP over it, direct I/O"
+	err_doors dm-flakey flakey_truth
 	err_undo
 fi
 
