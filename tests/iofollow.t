@@ -31,8 +31,12 @@ bad "--sample 0" "--sample needs a positive number, not '0'" --sample 0
 bad "-s x" "--sample needs a positive number, not 'x'" -s x
 bad "-c of 16 characters" "COMM must be 1 to 15 characters" -c abcdefghijklmnop
 bad "-p abc" "PID must be a positive number, not 'abc'" -p abc
+bad "-q --trace-json" "-q sends no events: nothing for --trace-json" -q --trace-json "$T_TMP/q.json"
 
 need_root
+"$S" -a tracepoint --trace-json /nonexistent/dir/t.json --duration 0.1 >/dev/null 2>"$T_TMP/err"
+is "$? $(cat "$T_TMP/err")" "1 iofollow: cannot create /nonexistent/dir/t.json: No such file or directory" \
+	"--trace-json into a missing directory: exit 1, one line"
 # The function doors are refused, in one line: "-" in docs/kernels.md
 for door in fentry kprobe; do
 	"$S" -a $door --duration 0.1 >/dev/null 2>"$T_TMP/err"
@@ -67,6 +71,17 @@ W=$T_TMP/iofw
 cp "$BIN/shape_io" "$W" || skip_all "cannot copy shape_io"
 mkfifo "$T_TMP/gate" "$T_TMP/gate2" || skip_all "cannot make FIFOs"
 SEEK=5	# the first page written: pages SEEK .. SEEK + NW - 1
+
+# balanced TAG: the summary object says nothing lost, nothing unlinked
+# (else it is shown)
+balanced() {
+	if grep -q '^{"type":"summary",.*"unlinked":0,.*"lost":{}}$' "$T_TMP/out"; then
+		ok 0 "$1: nothing lost, nothing unlinked"
+	else
+		ok 1 "$1: nothing lost, nothing unlinked"
+		diag "$1: $(grep '^{"type":"summary"' "$T_TMP/out")"
+	fi
+}
 
 # hops FILE: one line per hop of -j's output, "SAMPLE HOP TS FIELDS..."
 # (bio_queue: ino index sector; rq_issue: sector bytes)
@@ -161,19 +176,85 @@ followed_checks() {
 	is "$_order" "" "$_tag: enter, folio, return, bio, request, issue, done, fsync in time order"
 	check "$_tag: nothing of the other writer (ino $OINO) shows" \
 		sh -c "! awk '\$2 == \"bio_queue\" && \$4 == $OINO' '$T_TMP/hops' | grep -q ."
-	check "$_tag: nothing lost, nothing unlinked" \
-		grep -q '^{"type":"summary",.*"unlinked":0,.*"lost":{}}$' "$T_TMP/out"
+	balanced "$_tag"
+}
+
+# trace_checks TAG IDS: $T_TMP/trace.json is Chrome trace events (ph,
+# ts, pid, tid; X slices with a dur; every flow id an "s" and an "f",
+# each bound to a slice of its thread, s before f), with a call slice for
+# each sample of IDS and a flow chain from its folio to its request's end
+trace_checks() {
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip "$1: the trace's events and flows" "no python3 here to read it"
+		return
+	fi
+	python3 - "$T_TMP/trace.json" >"$T_TMP/trace.chk" 2>&1 <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+bad, xs, flows = [], {}, {}
+for e in ev:
+    ph = e.get("ph")
+    if ph not in ("M", "X", "s", "f"):
+        bad.append("ph %s" % ph)
+    if not isinstance(e.get("pid"), int) or not isinstance(e.get("tid"), int):
+        bad.append("pid/tid of %s" % e.get("name"))
+    if ph != "M" and not isinstance(e.get("ts"), (int, float)):
+        bad.append("ts of %s" % e.get("name"))
+    if ph == "X":
+        if not isinstance(e.get("dur"), (int, float)) or e["dur"] < 0:
+            bad.append("dur of %s" % e.get("name"))
+        xs.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+for e in ev:
+    if e.get("ph") in ("s", "f"):
+        flows.setdefault(e["id"], {})[e["ph"]] = e
+        if not any(a <= e["ts"] <= b for a, b in xs.get((e["pid"], e["tid"]), [])):
+            bad.append("flow %s: its %s binds to no slice" % (e["id"], e["ph"]))
+for i, f in flows.items():
+    if sorted(f) != ["f", "s"]:
+        bad.append("flow %s has %s" % (i, sorted(f)))
+    elif f["s"]["ts"] > f["f"]["ts"]:
+        bad.append("flow %s runs backwards" % i)
+x = [e for e in ev if e.get("ph") == "X"]
+print(" ".join(bad[:4]) or "ok")
+print(" ".join(str(s) for s in sorted(e["args"]["sample"] for e in x if " #" in e["name"])))
+print(" ".join(str(s) for s in sorted({e["args"]["sample"] for e in x if e["name"] == "request done"})))
+PY
+	is "$(sed -n 1p "$T_TMP/trace.chk")" ok "$1: trace events with ph, ts, pid, tid; every flow's s and f bound"
+	is "$(sed -n 2p "$T_TMP/trace.chk")" "$2" "$1: a call slice per sample"
+	is "$(sed -n 3p "$T_TMP/trace.chk")" "$2" "$1: each sample's chain reaches its request's end"
+}
+
+# page_checks TAG LABELS: $T_TMP/page.html, opened in headless Chromium,
+# shows the three timelines and a line for each sample, named LABELS
+page_checks() {
+	if ! chrome_find; then
+		skip "$1: the page renders" "no chromium here (Debian: apt-get install chromium)"
+		return
+	fi
+	chrome --dump-dom "file://$T_TMP/page.html" >"$T_TMP/dom"
+	is "$(grep -o '<text x="4"[^>]*>[a-z ]*</text>' "$T_TMP/dom" | sed 's/.*>\(.*\)<.*/\1/' |
+		paste -sd, -)" "page cache,bio,request" "$1: the three timelines"
+	is "$(grep -o 'class="label"[^>]*>S[0-9]*<' "$T_TMP/dom" | sed 's/.*>\(S[0-9]*\)<$/\1/' |
+		sort -k1.2n | paste -sd' ' -)" "$2" "$1: a sample's name for each"
+	is "$(grep -c '<polyline class="path"' "$T_TMP/dom")" "$(echo $2 | wc -w)" \
+		"$1: a line through each sample's hops"
+	chrome --screenshot="$T_TMP/page.png" --window-size=1200,700 "file://$T_TMP/page.html" \
+		>/dev/null
+	not_blank "$1: the screenshot shows it" "$T_TMP/page.png"
 }
 
 NW=10
 WAIT='^{"type":"sample"'
 WANT=10
-write_round "-s 1 -p [tracepoint]" 1 "$FS_DIR/bwb-fs11a.$$" -j -p '$WPID' &&
+write_round "-s 1 -p [tracepoint]" 1 "$FS_DIR/bwb-fs11a.$$" -j -p '$WPID' \
+	--trace-json "$T_TMP/trace.json" --html "$T_TMP/page.html" &&
 {
 	check "-s 1 [tracepoint]: sampled all $NW of the writer's $NW calls (none of the other's)" \
 		grep -q "^{\"type\":\"summary\",\"calls\":$NW,\"sampled\":$NW,\"printed\":$NW," \
 		"$T_TMP/out"
 	followed_checks "-s 1 -p [tracepoint]" "1 2 3 4 5 6 7 8 9 10 "
+	trace_checks "--trace-json [tracepoint]" "1 2 3 4 5 6 7 8 9 10"
+	page_checks "--html [tracepoint]" "S1 S2 S3 S4 S5 S6 S7 S8 S9 S10"
 }
 
 # 1 in 3 of ten: writes 1, 4, 7 and 10, by -p; their pages SEEK + 0, 3, 6, 9
@@ -235,8 +316,7 @@ write_round "1 MiB writes [tracepoint]" 1 "$FS_DIR/bwb-fs11d.$$" -j -p '$WPID' &
 		h == "rq_issue" && (jf("sector") + 0 > sec + 0 || jf("sector") + jf("bytes") / 512 < end) {
 			print "sector " sec ": request " jf("sector") "+" jf("bytes") }' "$T_TMP/out")
 	is "$_bad" "" "1 MiB writes [tracepoint]: each page's request covers it ($(grep -c '"hop":"split"' "$T_TMP/out") split hops)"
-	check "1 MiB writes [tracepoint]: nothing lost, nothing unlinked" \
-		grep -q '^{"type":"summary",.*"unlinked":0,.*"lost":{}}$' "$T_TMP/out"
+	balanced "1 MiB writes [tracepoint]"
 }
 PAGE=$PAGE0
 
@@ -338,8 +418,7 @@ if start "$S" -a tracepoint -r -s 1 -j -p $WPID; then
 		is "$_bad" "" "-r [tracepoint]: each followed folio's bio sector is its FIEMAP sector"
 		is "$(awk "$JF_AWK"'/^\{"type":"sample"/ && jf("folios") > 0 && jf("state") != "done"' \
 			"$T_TMP/out")" "" "-r [tracepoint]: every sample that added folios is followed to its end"
-		check "-r [tracepoint]: nothing lost, nothing unlinked" \
-			grep -q '^{"type":"summary",.*"unlinked":0,.*"lost":{}}$' "$T_TMP/out"
+		balanced "-r [tracepoint]"
 	fi
 else
 	ok 1 "-r [tracepoint]: starts"

@@ -18,6 +18,8 @@
 #include "iofollow.h"
 #include "iofollow.skel.h"
 #include "samples.h"
+#include "timeline_page.h"
+#include "trace_json.h"
 
 /* The start point first: doors_detach_first() stops new samples. */
 static const struct probe_point *const points[] = {
@@ -29,7 +31,11 @@ static struct {
 	long pid;		/* -p: 0 = every process */
 	const char *comm;	/* -c */
 	long sample;		/* -s N */
+	const char *trace;	/* --trace-json FILE */
+	const char *html;	/* --html FILE */
 } opt = { .sample = 1000 };
+
+enum { OPT_TRACE_JSON = 0x200, OPT_HTML };
 
 /* A map's marks lost to its LRU: stored - deleted - still there. */
 static __u64 evicted(__u64 stored, __u64 deleted, __u64 left)
@@ -137,6 +143,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 'r':
 		follow_read = true;
 		break;
+	case OPT_TRACE_JSON:
+		opt.trace = arg;
+		break;
+	case OPT_HTML:
+		opt.html = arg;
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -148,6 +160,10 @@ static const struct argp_option options[] = {
 	{ "pid", 'p', "PID", 0, "Sample this process's calls only", 0 },
 	{ "comm", 'c', "COMM", 0, "Sample the calls of tasks named COMM only", 0 },
 	{ "read", 'r', NULL, 0, "Follow read() calls, not write()", 0 },
+	{ "trace-json", OPT_TRACE_JSON, "FILE", 0,
+	  "Also write the samples to FILE in Chrome's trace-event format (Perfetto)", 0 },
+	{ "html", OPT_HTML, "FILE", 0,
+	  "At exit, write FILE: a page of the three timelines, each sample drawn", 0 },
 	{},
 };
 
@@ -170,16 +186,21 @@ static const struct argp argp = {
 	       "  iofollow                     # 1 write() in 1000, until Ctrl-C\n"
 	       "  iofollow -s 1 -p 1284        # every write() of process 1284\n"
 	       "  iofollow -s 10 -c dd -j      # 1 in 10 of dd's, JSON lines\n"
-	       "  iofollow -r -s 1 -c cat      # every read() of cat",
+	       "  iofollow -r -s 1 -c cat      # every read() of cat\n"
+	       "  iofollow -s 10 --trace-json t.json --html t.html  # for Perfetto; a page",
 };
 
 int main(int argc, char **argv)
 {
 	struct tracer t = TRACER_INIT("iofollow");
 	struct iofollow_bpf *skel;
-	int err;
+	int err, terr;
 
 	parse_args(&argp, argc, argv, NULL);
+	if (env.quiet && (opt.trace || opt.html)) {
+		fprintf(stderr, "iofollow: -q sends no events: nothing for --trace-json or --html\n");
+		return 2;
+	}
 	/* The hops have tracepoints only so far: say so rather than try. */
 	if (env.door == DOOR_FENTRY || env.door == DOOR_KPROBE) {
 		fprintf(stderr, "iofollow: no %s door in this tool (tracepoint door only: "
@@ -188,9 +209,19 @@ int main(int argc, char **argv)
 	}
 	if (tracer_preflight(t.name))
 		return 1;
+	/* the page is written at exit: made now, so a bad path fails first */
+	if (opt.html && (err = timeline_write(opt.html))) {
+		fprintf(stderr, "%s: cannot create %s: %s\n", t.name, opt.html, strerror(-err));
+		return 1;
+	}
+	if (opt.trace && (err = trace_json_open(opt.trace))) {
+		fprintf(stderr, "%s: cannot create %s: %s\n", t.name, opt.trace, strerror(-err));
+		return 1;
+	}
 	skel = iofollow_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+		trace_json_close();
 		return 1;
 	}
 	skel->rodata->quiet = env.quiet;
@@ -238,5 +269,15 @@ int main(int argc, char **argv)
 cleanup:
 	tracer_close(&t);
 	iofollow_bpf__destroy(skel);
+	/* complete, whatever ended the run: a failed write is an error */
+	terr = trace_json_close();
+	if (terr) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", t.name, opt.trace, strerror(-terr));
+		err = terr;
+	}
+	if (opt.html && (terr = timeline_write(opt.html))) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", t.name, opt.html, strerror(-terr));
+		err = terr;
+	}
 	return err ? 1 : 0;
 }

@@ -13,6 +13,8 @@
 #include "tracer.h"
 #include "iofollow.h"
 #include "samples.h"
+#include "timeline_page.h"
+#include "trace_json.h"
 
 struct sample_stats st;
 bool follow_read;
@@ -20,42 +22,8 @@ const char *const hop_names[HOP_MAX] = {
 	"syscall", "folio", "bio_queue", "split", "getrq", "merge", "rq_issue", "rq_complete", "fsync",
 };
 
-/* Where and by whom a hop ran. */
-struct at {
-	__u64 ts;
-	__u32 cpu, pid;
-	char comm[16];
-};
-
-/* One folio of a sample, followed down: each layer's identity and time. */
-struct path {
-	__u64 folio, ino, index;
-	__u32 pages;
-	struct at dirty;		/* dirtied, or added to the cache */
-	__u64 bio, sector, page;	/* the bio, where the page lies, which page */
-	__u32 bio_bytes;
-	struct at queue, split, join, issue, done;
-	__u64 whole_bio;		/* split: the bio the page's part came from */
-	long how;			/* join: 0 new request, 1 back merge, 2 front merge */
-	__u64 rq, rq_sector;
-	__u32 rq_bytes;
-	long status;
-};
-
 #define SAMPLES_MAX	1024	/* samples not printed yet */
 
-struct sample {
-	__u64 id;		/* 0: a free slot */
-	struct at call;		/* the call's return */
-	__u32 tid;
-	__u64 t0, fsync_t0, fsync_t1;
-	long ret;
-	bool returned;
-	int n;
-	__u64 more;		/* folios past PATHS_MAX */
-	struct path p[PATHS_MAX];
-	double ready;		/* when it was seen whole (tracer_now()) */
-};
 
 static struct sample samples[SAMPLES_MAX];
 /*
@@ -327,6 +295,8 @@ static void print_sample(struct sample *s, const char *state)
 			       (unsigned long long)s->more, PATHS_MAX);
 	}
 	waterfall(s);
+	trace_json_sample(s);
+	timeline_add(s);
 	st.printed++;
 	s->id = 0;
 }
@@ -425,6 +395,7 @@ int samples_event(void *ctx, void *data, size_t size)
 		s = sample_get(e->id, true);
 		if (!s)
 			break;
+		s->t0 = e->t0;	/* the call's entry, before its return is seen */
 		if (s->n == PATHS_MAX) {
 			s->more++;
 			break;
@@ -468,10 +439,13 @@ int samples_event(void *ctx, void *data, size_t size)
 	default:
 		if (bio_hop(e))
 			break;
-		if (is_rest(e->bio))	/* pages after the followed ones */
+		if (is_rest(e->hop == HOP_SPLIT ? e->parent : e->bio)) {
 			st.rest_hops++;
-		else
+			if (e->hop == HOP_SPLIT)	/* both parts of a rest are */
+				rest_add(e->bio);
+		} else {
 			st.unlinked[e->hop]++;
+		}
 	}
 	return 0;
 }

@@ -9,6 +9,42 @@
 
 #define PATHS_MAX	16	/* folios followed per sample; more are counted */
 
+/* Where and by whom a hop ran. */
+struct at {
+	__u64 ts;
+	__u32 cpu, pid;
+	char comm[16];
+};
+
+/* One folio of a sample, followed down: each layer's identity and time. */
+struct path {
+	__u64 folio, ino, index;
+	__u32 pages;
+	struct at dirty;		/* dirtied, or added to the cache */
+	__u64 bio, sector, page;	/* the bio, where the page lies, which page */
+	__u32 bio_bytes;
+	struct at queue, split, join, issue, done;
+	__u64 whole_bio;		/* split: the bio the page's part came from */
+	long how;			/* join: 0 new request, 1 back merge, 2 front merge */
+	__u64 rq, rq_sector;
+	__u32 rq_bytes;
+	long status;
+};
+
+/* One sampled call and the folios followed of it. */
+struct sample {
+	__u64 id;		/* 0: a free slot */
+	struct at call;		/* the call's return */
+	__u32 tid;
+	__u64 t0, fsync_t0, fsync_t1;
+	long ret;
+	bool returned;
+	int n;
+	__u64 more;		/* folios past PATHS_MAX */
+	struct path p[PATHS_MAX];
+	double ready;		/* when it was seen whole (tracer_now()) */
+};
+
 extern const char *const hop_names[HOP_MAX];
 extern bool follow_read;	/* -r: the samples are read() calls */
 
