@@ -73,9 +73,15 @@ mkfifo "$T_TMP/gate" "$T_TMP/gate2" || skip_all "cannot make FIFOs"
 SEEK=5	# the first page written: pages SEEK .. SEEK + NW - 1
 
 # balanced TAG: the summary object says nothing lost, nothing unlinked
-# (else it is shown)
+# (else it is shown). A program run the kernel skipped as recursion
+# (one program entered again on its CPU; seen once in the VM on 7.2) is
+# counted and passes here: the samples' own checks say whether it cost
+# one of them a hop.
 balanced() {
-	if grep -q '^{"type":"summary",.*"unlinked":0,.*"lost":{}}$' "$T_TMP/out"; then
+	if grep -Eq '^\{"type":"summary",.*"unlinked":0,.*"lost":\{("recursion_missed":[0-9]+)?\}\}$' \
+		"$T_TMP/out"; then
+		grep -q '"recursion_missed"' "$T_TMP/out" &&
+			diag "$1: $(grep -o '"lost":{[^}]*}' "$T_TMP/out")"
 		ok 0 "$1: nothing lost, nothing unlinked"
 	else
 		ok 1 "$1: nothing lost, nothing unlinked"
