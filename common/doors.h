@@ -23,7 +23,7 @@ enum door {
 };
 
 #define POINT_MAX_TPS	2
-#define DOORS_MAX_POINTS 8	/* tools/iofollow has 8 */
+#define DOORS_MAX_POINTS 9	/* tools/iofollow has 9 */
 #define DOORS_MAX_LINKS	16
 
 /* A place in the kernel a stage listens at (see points.c). */
@@ -77,6 +77,7 @@ extern const struct probe_point point_rq_complete;
 extern const struct probe_point point_folio_add;
 extern const struct probe_point point_getrq;
 extern const struct probe_point point_merge;
+extern const struct probe_point point_bio_complete;
 
 int door_from_name(const char *name, enum door *door);
 const char *door_name(enum door door);

@@ -128,6 +128,13 @@ const struct probe_point point_merge = {
 	.stat = -1,
 };
 
+/* tools/iofollow: block/bio.c bio_endio(), a bio-based disk's bio ends */
+const struct probe_point point_bio_complete = {
+	.name = "bio_complete",
+	.tps = { "block_bio_complete" },
+	.stat = -1,
+};
+
 const struct probe_point point_rq_issue = {
 	.name = "rq_issue",
 	.tps = { "block_rq_issue" },

@@ -314,8 +314,11 @@ write_round "1 MiB writes [tracepoint]" 1 "$FS_DIR/bwb-fs11d.$$" -j -p '$WPID' &
 		want=$(($("$BIN/file_sector" "$F" $((idx * PAGE))) + PART_START))
 		[ "$sec" = "$want" ] || _bad="$_bad page $idx: bio sector $sec, FIEMAP $want;"
 	done <"$T_TMP/pages"
-	check "1 MiB writes [tracepoint]: all 4 followed to the disk and back" \
-		grep -q '^{"type":"summary","calls":4,"sampled":4,"printed":4,' "$T_TMP/out"
+	is "$(grep -c '^{"type":"sample",.*"state":"done"' "$T_TMP/out") $(wc -l <"$T_TMP/pages")" \
+		"4 $(grep -c '^{"type":"hop",.*"hop":"bio_queue"' "$T_TMP/out")" \
+		"1 MiB writes [tracepoint]: all 4 followed to the disk and back"
+	check "1 MiB writes [tracepoint]: their pages in bios ($(wc -l <"$T_TMP/pages"), at least 4)" \
+		test "$(wc -l <"$T_TMP/pages")" -ge 4
 	is "$_bad" "" "1 MiB writes [tracepoint]: each of $(wc -l <"$T_TMP/pages") followed pages' bio sector is its FIEMAP sector"
 	_bad=$(awk "$JF_AWK"'/^\{"type":"hop"/ { h = jf("hop") }
 		h == "bio_queue" { sec = jf("sector"); end = sec + 8 * '"$PAGE"' / 4096 }
@@ -355,13 +358,16 @@ fi
 # program of the tool left loaded (its block_getrq program is the
 # workbook's only one).
 : >"$T_TMP/term.err"
-"$S" -s 1 -c iofw >"$T_TMP/term.out" 2>"$T_TMP/term.err" &
+"$S" -s 1 -c iofw --trace-json "$T_TMP/term.json" --html "$T_TMP/term.html" \
+	>"$T_TMP/term.out" 2>"$T_TMP/term.err" &
 TPID=$!
 if wait_for 120 grep -q "Hit Ctrl-C" "$T_TMP/term.err"; then
 	kill -TERM $TPID
 	wait $TPID
 	is "$?" 0 "SIGTERM [tracepoint]: exits 0"
 	check "SIGTERM [tracepoint]: the summary is printed" grep -qx "Lost: none" "$T_TMP/term.out"
+	check "SIGTERM [tracepoint]: the trace is complete" sh -c "tail -n 1 '$T_TMP/term.json' | grep -qx ']}'"
+	check "SIGTERM [tracepoint]: the page is complete" sh -c "tail -n 1 '$T_TMP/term.html' | grep -qx '</html>'"
 	if command -v bpftool >/dev/null 2>&1; then
 		# the kernel frees a program after a grace period: wait for it
 		check "SIGTERM [tracepoint]: no program left loaded" \

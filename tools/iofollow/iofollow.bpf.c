@@ -252,12 +252,14 @@ static __always_inline void on_folio(struct folio *folio, struct address_space *
 	g = gates_get();
 	if (!g)
 		return;
-	if (bpf_map_update_elem(&folios, &key, m, BPF_ANY)) {
+	/* a folio marked already (by an earlier sample) is counted once */
+	if (!bpf_map_update_elem(&folios, &key, m, BPF_NOEXIST)) {
+		count(CNT_FOLIOS);
+		__sync_fetch_and_add(&g->folios, 1);
+	} else if (bpf_map_update_elem(&folios, &key, m, BPF_EXIST)) {
 		count(CNT_MARK_FAIL);
 		return;
 	}
-	count(CNT_FOLIOS);
-	__sync_fetch_and_add(&g->folios, 1);
 	if (kind == KIND_WRITE && bpf_map_update_elem(&writers, &tid, &m->id, BPF_ANY))
 		count(CNT_MARK_FAIL);
 	e = ev_new(HOP_FOLIO, m);
@@ -303,6 +305,7 @@ struct walk {
 	__u32 idx, vcnt;	/* bio_vec index, count */
 	__u32 bvec_done;	/* bytes of that bio_vec walked, as bi_bvec_done */
 	bool marked;		/* the bio has its mark */
+	__u64 owner;		/* the sample whose mark it has */
 };
 
 static long walk_page(__u64 i, struct walk *w)
@@ -332,11 +335,14 @@ static long walk_page(__u64 i, struct walk *w)
 	if (folio != w->last && (m = bpf_map_lookup_elem(&folios, &folio))) {
 		if (!w->marked) {
 			w->marked = true;
-			if (bpf_map_update_elem(&bios, &w->bio, m, BPF_ANY)) {
-				count(CNT_MARK_FAIL);
-			} else {
+			w->owner = m->id;
+			/* an address marked already: a bio whose end was missed */
+			if (!bpf_map_update_elem(&bios, &w->bio, m, BPF_NOEXIST)) {
 				count(CNT_BIOS);
 				__sync_fetch_and_add(&g->bios, 1);
+			} else if (bpf_map_update_elem(&bios, &w->bio, m, BPF_EXIST)) {
+				count(CNT_MARK_FAIL);
+				w->owner = 0;
 			}
 		}
 		e = ev_new(HOP_BIO, m);
@@ -348,6 +354,7 @@ static long walk_page(__u64 i, struct walk *w)
 			e->index = BPF_CORE_READ((struct folio *)folio, index) +
 				   (page - folio) / bpf_core_type_size(struct page);
 			e->bytes = w->bytes;
+			e->owner = w->owner;
 			ev_send(e);
 		}
 		if (!bpf_map_delete_elem(&folios, &folio)) {
@@ -487,6 +494,31 @@ static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 		count(CNT_WALK_CUT);
 }
 
+/* block_bio_complete: a marked bio of a bio-based disk ended. */
+static __always_inline void on_bio_end(struct bio *bio)
+{
+	struct gates *g = gates_get();
+	__u64 key = (__u64)bio;
+	struct mark *m;
+	struct event *e;
+
+	if (!g || g->bios <= 0)
+		return;
+	m = bpf_map_lookup_elem(&bios, &key);
+	if (!m)
+		return;
+	e = ev_new(HOP_DONE, m);
+	if (e) {
+		e->bio = key;
+		e->ret = BPF_CORE_READ(bio, bi_status);
+		ev_send(e);
+	}
+	if (!bpf_map_delete_elem(&bios, &key)) {
+		count(CNT_BIO_DEL);
+		__sync_fetch_and_add(&g->bios, -1);
+	}
+}
+
 /*
  * The tracepoint door, one program per tracepoint. sys_enter and
  * sys_exit fire for every system call of every task: sys_enter compares
@@ -582,6 +614,17 @@ int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
 	on_rq(rq, HOP_DONE, error, nr_bytes);
+	return 0;
+}
+
+/*
+ * A bio-based disk (dm, md) ends its bios without a request: the end of
+ * a marked bio there is its completion, and its mark goes.
+ */
+SEC("tp_btf/block_bio_complete")
+int BPF_PROG(block_bio_complete_btf, struct request_queue *q, struct bio *bio)
+{
+	on_bio_end(bio);
 	return 0;
 }
 

@@ -24,7 +24,7 @@
 /* The start point first: doors_detach_first() stops new samples. */
 static const struct probe_point *const points[] = {
 	&point_syscall, &point_folio, &point_folio_add, &point_bio_queue, &point_getrq,
-	&point_merge, &point_rq_issue, &point_rq_complete,
+	&point_merge, &point_rq_issue, &point_rq_complete, &point_bio_complete,
 };
 
 static struct {
@@ -243,6 +243,9 @@ int main(int argc, char **argv)
 	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
 	if (err)
 		goto cleanup;
+	/* a write's folios are dirtied, a read's added: the other hook is not loaded */
+	bpf_program__set_autoload(follow_read ? skel->progs.writeback_dirty_folio_btf :
+				  skel->progs.mm_filemap_add_to_page_cache_btf, false);
 	err = iofollow_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n", t.name,

@@ -12,7 +12,8 @@ enum hop {
 	HOP_GETRQ,	/* the bio started a new request (block_getrq) */
 	HOP_MERGE,	/* the bio joined a request already there (back or front merge) */
 	HOP_ISSUE,	/* the request holding the bio went to the driver */
-	HOP_DONE,	/* that request completed the bio (block_rq_complete) */
+	HOP_DONE,	/* that request completed the bio (block_rq_complete), or a
+			   bio-based disk ended it (block_bio_complete) */
 	HOP_FSYNC,	/* an fsync() of a task whose sampled write() dirtied folios returned */
 	HOP_MAX,
 };
@@ -39,6 +40,8 @@ struct event {
 				   HOP_ISSUE: the request's start */
 	__s64 ret;		/* HOP_SYSCALL, HOP_FSYNC: the return; HOP_DONE: the status;
 				   HOP_MERGE: 1 back, 2 front */
+	__u64 owner;		/* HOP_BIO: the sample whose mark the bio took (0: none); the
+				   hops below carry it as id */
 	__u32 bytes;		/* HOP_BIO: the bio's; HOP_SPLIT: the part's; HOP_ISSUE: the request's */
 	__u32 pages;		/* HOP_FOLIO: the folio's pages */
 	__u32 kind;		/* enum kind */

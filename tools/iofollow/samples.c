@@ -56,6 +56,7 @@ static void at_set(struct at *a, const struct event *e)
 	a->ts = e->ts;
 	a->cpu = e->cpu;
 	a->pid = e->pid;
+	a->tid = e->tid;
 	memcpy(a->comm, e->comm, sizeof(a->comm));
 }
 
@@ -250,20 +251,27 @@ static void print_sample(struct sample *s, const char *state)
 	const char *call = follow_read ? "read()" : "write()";
 	struct at enter = s->call;
 
+	/* a call still running at exit: its task is its first folio's */
+	if (!s->returned && s->n) {
+		enter = s->p[0].dirty;
+		s->tid = enter.tid;
+	}
 	enter.ts = s->t0;
 	if (env.json) {
 		json_begin("sample");
 		json_u64("sample", s->id);
 		json_str("call", follow_read ? "read" : "write");
-		json_u64("pid", s->call.pid);
+		json_u64("pid", enter.pid);
 		json_u64("tid", s->tid);
-		json_str("comm", s->call.comm);
+		json_str("comm", enter.comm);
 		json_u64("enter_ns", s->t0);
-		json_u64("return_ns", s->call.ts);
-		if (s->ret < 0)
-			json_u64("errno", -s->ret);
-		else
-			json_u64("ret", s->ret);
+		if (s->returned) {
+			json_u64("return_ns", s->call.ts);
+			if (s->ret < 0)
+				json_u64("errno", -s->ret);
+			else
+				json_u64("ret", s->ret);
+		}
 		json_u64("folios", s->n + s->more);
 		json_str("state", *state ? state : "done");
 		if (s->fsync_t1) {
@@ -273,10 +281,11 @@ static void print_sample(struct sample *s, const char *state)
 		json_end();
 	} else {
 		printf("%s #%llu by %s-%u (tid %u): %ld bytes, %d folio%s followed%s%s\n", call,
-		       (unsigned long long)s->id, s->call.comm, s->call.pid, s->tid, s->ret,
+		       (unsigned long long)s->id, enter.comm, enter.pid, s->tid, s->ret,
 		       s->n, s->n == 1 ? "" : "s", *state ? ", " : "", state);
 		hop_line(s, &enter, "enter", call, "entered");
-		hop_line(s, &s->call, "return", call, "returned %ld", s->ret);
+		if (s->returned)
+			hop_line(s, &s->call, "return", call, "returned %ld", s->ret);
 	}
 	for (int i = 0; i < s->n; i++)
 		print_path(s, &s->p[i], i + 1 < s->n && s->p[i + 1].bio == s->p[i].bio &&
@@ -312,7 +321,8 @@ static int bio_hop(const struct event *e)
 		for (int k = 0; s->id && k < s->n; k++) {
 			struct path *p = &s->p[k];
 
-			if (p->bio != (e->hop == HOP_SPLIT ? e->parent : e->bio) || p->done.ts)
+			if (p->bio != (e->hop == HOP_SPLIT ? e->parent : e->bio) ||
+			    p->owner != e->id || p->done.ts)
 				continue;
 			found++;
 			if (e->hop == HOP_SPLIT) {
@@ -415,8 +425,8 @@ int samples_event(void *ctx, void *data, size_t size)
 				p = &s->p[k];
 		if (!p) {
 			/*
-			 * a folio past PATHS_MAX, or the pages of a large
-			 * folio in a second bio: counted, not followed
+			 * a folio past PATHS_MAX, or a folio seen in a bio
+			 * already: counted, not followed
 			 */
 			for (int k = 0; s && k < s->n && !p; k++)
 				if (s->p[k].folio == e->folio)
@@ -428,6 +438,7 @@ int samples_event(void *ctx, void *data, size_t size)
 			break;
 		}
 		p->bio = e->bio;
+		p->owner = e->owner;
 		p->sector = e->sector;
 		p->page = e->index;
 		p->bio_bytes = e->bytes;
@@ -477,6 +488,8 @@ void samples_left(void)
 		else if (dirty)
 			st.dirty_left++, print_sample(s, follow_read ? "not read at exit" :
 						   "not written back at exit");
+		else if (!s->returned)
+			st.flight_left++, print_sample(s, "call still running at exit");
 		else
 			st.flight_left++, print_sample(s, "in flight at exit");
 	}

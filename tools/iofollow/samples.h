@@ -12,7 +12,7 @@
 /* Where and by whom a hop ran. */
 struct at {
 	__u64 ts;
-	__u32 cpu, pid;
+	__u32 cpu, pid, tid;
 	char comm[16];
 };
 
@@ -22,6 +22,8 @@ struct path {
 	__u32 pages;
 	struct at dirty;		/* dirtied, or added to the cache */
 	__u64 bio, sector, page;	/* the bio, where the page lies, which page */
+	__u64 owner;			/* the sample whose mark the bio carries: a
+					   bio address reused later is not this one */
 	__u32 bio_bytes;
 	struct at queue, split, join, issue, done;
 	__u64 whole_bio;		/* split: the bio the page's part came from */

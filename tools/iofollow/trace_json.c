@@ -43,7 +43,7 @@ static void slice(int tl, const struct at *a, __u64 dur, const char *name, __u64
 	page_json_str(trace_f, name);
 	fprintf(trace_f, ",\"cat\":\"sample\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,"
 		"\"tid\":%u,\"args\":{\"sample\":%llu,\"cpu\":%u,\"task\":", a->ts / 1e3, dur / 1e3,
-		tl, a->pid, (unsigned long long)id, a->cpu);
+		tl, a->tid, (unsigned long long)id, a->cpu);
 	page_json_str(trace_f, a->comm);
 	fprintf(trace_f, "%s%s}}", *args ? "," : "", args);
 }
@@ -54,10 +54,10 @@ static void flow(int tl, const struct at *a, int tl2, const struct at *b, __u64 
 	flows++;
 	fprintf(trace_f, ",\n{\"name\":\"#%llu\",\"cat\":\"sample\",\"ph\":\"s\",\"id\":%llu,"
 		"\"ts\":%.3f,\"pid\":%d,\"tid\":%u}", (unsigned long long)id,
-		(unsigned long long)flows, a->ts / 1e3, tl, a->pid);
+		(unsigned long long)flows, a->ts / 1e3, tl, a->tid);
 	fprintf(trace_f, ",\n{\"name\":\"#%llu\",\"cat\":\"sample\",\"ph\":\"f\",\"bp\":\"e\","
 		"\"id\":%llu,\"ts\":%.3f,\"pid\":%d,\"tid\":%u}", (unsigned long long)id,
-		(unsigned long long)flows, b->ts / 1e3, tl2, b->pid);
+		(unsigned long long)flows, b->ts / 1e3, tl2, b->tid);
 }
 
 void trace_json_sample(const struct sample *s)
