@@ -198,7 +198,7 @@ fi
 ERR_READS="2048 4096 6144"	# far apart: no two can merge
 ERR_WRITES="10240 14336"	# 4 KiB
 ERR_PARTIAL="18433 22529"	# 512 bytes, within a block
-ERR_DM='' ERR_TOP='' ERR_LOOP='' ERR_MOD=''
+ERR_DM='' ERR_TOP='' ERR_LOOP='' ERR_DEV='' ERR_MOD=''
 ES=$SOL/07.5/bio_trace
 dm_here() {
 	grep -qw device-mapper /proc/misc ||
@@ -234,6 +234,7 @@ err_make() {
 		return 1
 	}
 	ERR_LOOP=${ERR_LOOP#/dev/}
+	ERR_DEV=$ERR_LOOP
 	# udev's probes of both are over before any tracing
 	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
 	return 0
@@ -249,7 +250,7 @@ err_undo() {
 	if [ -n "$ERR_TOP" ] && ! wait_for 30 "$BIN/dm_linear" remove "$ERR_DM" 2>/dev/null; then
 		diag "cannot remove $ERR_TOP ($ERR_DM)"
 	fi
-	ERR_LOOP='' ERR_TOP=''
+	ERR_LOOP='' ERR_TOP='' ERR_DEV=''
 	# a module this test loaded goes too (dm_flakey: see flakey_here)
 	if [ -n "$ERR_MOD" ] && ! wait_for 30 rmmod "$ERR_MOD" 2>/dev/null; then
 		diag "cannot unload $ERR_MOD"
@@ -257,18 +258,28 @@ err_undo() {
 	ERR_MOD=''
 	trap 'cleanup; exit 1' INT TERM	# lib.sh's own
 }
-# err_io READ|WRITE SECTOR [BYTES]: one bio_io of the loop device; a
-# failure (EIO) noted in $T_TMP/failed as 'IOERR OP SECTOR'; 1 on any
-# other result
+# err_io READ|WRITE SECTOR [BYTES]: one bio_io of ERR_DEV; a failure
+# noted in $T_TMP/failed as 'STATUS OP SECTOR', the status its errno
+# stands for (EIO: IOERR, ETIMEDOUT: TIMEOUT); 1 on any other result
 err_io() {
 	_w=
 	[ "$1" = WRITE ] && _w=-w
 	# shellcheck disable=SC2086
-	"$BIN/bio_io" $_w -s "${3:-4096}" "/dev/$ERR_LOOP" "$2" >/dev/null 2>"$T_TMP/io.err" && return 0
+	"$BIN/bio_io" $_w -s "${3:-4096}" "/dev/$ERR_DEV" "$2" >/dev/null 2>"$T_TMP/io.err" && return 0
 	case $(cat "$T_TMP/io.err") in
 	*": Input/output error") echo "IOERR $1 $2" >>"$T_TMP/failed" ;;
+	*": Connection timed out") echo "TIMEOUT $1 $2" >>"$T_TMP/failed" ;;
 	*) diag "bio_io failed otherwise: $(cat "$T_TMP/io.err")"; return 1 ;;
 	esac
+}
+# err_rw: the dm devices' I/O, reads, writes and partial writes; 1 if
+# any got neither success nor a failure err_io knows
+err_rw() {
+	_bad=0
+	for s in $ERR_READS; do err_io READ "$s" || _bad=1; done
+	for s in $ERR_WRITES; do err_io WRITE "$s" || _bad=1; done
+	for s in $ERR_PARTIAL; do err_io WRITE "$s" 512 || _bad=1; done
+	return $_bad
 }
 # err_rows DISK: the rows under 'I/O errors:' that name DISK, as 'ERROR
 # OP COUNT', sorted, on one line (as the 07.5 check reads them)
@@ -277,9 +288,10 @@ err_rows() {
 		on && /^$/ { on = 0 }
 		on && $2 == d && NF == 4 { print $1, $3, $4 }' "$T_TMP/out" | sort | paste -sd' ' -
 }
-# err_doors KIND TRUTH: in each door, answer 07.5 traces bio_io's reads
-# and writes of ERR_LOOP; the function TRUTH checks that what failed is
-# what the KIND device fails, and the answer must report exactly that
+# err_doors KIND TRUTH [IO]: in each door, answer 07.5 traces the I/O
+# the function IO (err_rw) issues to ERR_DEV; the function TRUTH checks
+# that what failed is what the KIND device fails, and the answer must
+# report exactly that. ERR_TOP, if any, is the bio-based disk under it.
 err_doors() {
 	for door in $TEST_DOORS; do
 		t="answer 07.5 $1 [$door]"
@@ -294,19 +306,18 @@ err_doors() {
 		fi
 		: >"$T_TMP/failed"
 		bad=0
-		for s in $ERR_READS; do err_io READ "$s" || bad=1; done
-		for s in $ERR_WRITES; do err_io WRITE "$s" || bad=1; done
-		for s in $ERR_PARTIAL; do err_io WRITE "$s" 512 || bad=1; done
+		"${3:-err_rw}" || bad=1
 		stop
-		is "$TRC $bad" "0 0" "$t: exits 0 on Ctrl-C; bio_io got EIO or success"
+		is "$TRC $bad" "0 0" "$t: exits 0 on Ctrl-C; bio_io got success, EIO or ETIMEDOUT"
 		"$2"
-		# the ground truth: what failed, as 'IOERR OP COUNT' rows
+		# the ground truth: what failed, as 'STATUS OP COUNT' rows
 		want=$(awk '{ print $1, $2 }' "$T_TMP/failed" | sort | uniq -c |
 			awk '{ print $2, $3, $1 }' | paste -sd' ' -)
-		diag "$t: bio_io's I/O of $ERR_LOOP that failed: $(paste -sd, "$T_TMP/failed")"
-		is "$(err_rows "$ERR_LOOP")" "$want" "$t: the 'I/O errors:' rows of $ERR_LOOP are what failed"
-		is "$(err_rows "$ERR_TOP")" "" "$t: no row for $ERR_TOP (bio-based: it fails bios, no request)"
-		is "$(sed -n "s/.*, failed: \([A-Z_0-9]*\) on $ERR_LOOP, \([A-Z_0-9]*\) at sector \([0-9]*\)\$/\1 \2 \3/p" \
+		diag "$t: bio_io's I/O of $ERR_DEV that failed: $(paste -sd, "$T_TMP/failed")"
+		is "$(err_rows "$ERR_DEV")" "$want" "$t: the 'I/O errors:' rows of $ERR_DEV are what failed"
+		[ -z "$ERR_TOP" ] ||
+			is "$(err_rows "$ERR_TOP")" "" "$t: no row for $ERR_TOP (bio-based: it fails bios, no request)"
+		is "$(sed -n "s/.*, failed: \([A-Z_0-9]*\) on $ERR_DEV, \([A-Z_0-9]*\) at sector \([0-9]*\)\$/\1 \2 \3/p" \
 			"$T_TMP/out" | sort -k3n | paste -sd, -)" "$(sort -k3n "$T_TMP/failed" | paste -sd, -)" \
 			"$t: a line per failure, with its status, op and sector"
 	done
@@ -360,6 +371,93 @@ else
 	diag "$ERR_TOP: dm-flakey over $DEV, its writes fail; $ERR_LOOP over it, direct I/O"
 	err_doors dm-flakey flakey_truth
 	err_undo
+fi
+
+# answer 07.5 timeout: a null_blk device of this test's own whose timer
+# (irqmode=2) ends each request TO_NS after it started, long past its
+# queue's io_timeout (TO_MS). The block layer's timeout work calls
+# null_timeout_rq(), which sets the command's status BLK_STS_TIMEOUT and
+# leaves the request to the timer; the timer ends it with that status
+# (5.10 from 5.10.y's backport of "null_blk: fix command timeout
+# completion handling"; 6.12, 7.2 alike): ETIMEDOUT for bio_io. No fault
+# injection (Debian's kernels have none): a real timeout. Each read takes
+# TO_NS, so few: the timeout, rounded up to a second, must pass first.
+TO_READS="8 2048"
+TO_NS=3000000000 TO_MS=500
+TO_NB='' TO_MOD=''
+# to_here: 0 if null_blk's configfs is here, or null_blk loads (with no
+# device of its own: TO_MOD, to_undo unloads it)
+to_here() {
+	[ -d /sys/kernel/config/nullb ] && return 0
+	modprobe null_blk nr_devices=0 2>/dev/null || return 1
+	TO_MOD=null_blk
+	trap 'to_undo; cleanup; exit 1' INT TERM
+	[ -d /sys/kernel/config/nullb ]
+}
+# to_make NAME: a null_blk device (as scripts/vm/init's nullb()), ERR_DEV
+# its disk: NAME where the kernel names it after its configfs directory
+# (6.12, 7.2), else nullbN, N its index (5.10)
+to_make() {
+	TO_NB=/sys/kernel/config/nullb/$1
+	mkdir "$TO_NB" 2>"$T_TMP/to.err" || { TO_NB=; return 1; }
+	trap 'to_undo; cleanup; exit 1' INT TERM
+	for kv in size=16 blocksize=512 queue_mode=2 memory_backed=0 \
+		irqmode=2 completion_nsec=$TO_NS power=1; do
+		echo "${kv#*=}" >"$TO_NB/${kv%%=*}" 2>"$T_TMP/to.err" || {
+			echo "cannot set ${kv%%=*} of $TO_NB: $(cat "$T_TMP/to.err")" >"$T_TMP/to.err"
+			return 1
+		}
+	done
+	ERR_DEV=$1
+	[ -e "/sys/block/$ERR_DEV" ] || ERR_DEV=nullb$(cat "$TO_NB/index")
+	[ -e "/sys/block/$ERR_DEV" ] || {
+		echo "no disk named $1 or $ERR_DEV" >"$T_TMP/to.err"
+		return 1
+	}
+	# udev's probes (each TO_NS) are over, then the timeout is cut
+	command -v udevadm >/dev/null 2>&1 && udevadm settle -t 60 2>/dev/null
+	echo $TO_MS >"/sys/block/$ERR_DEV/queue/io_timeout" 2>"$T_TMP/to.err" || {
+		echo "cannot set /sys/block/$ERR_DEV/queue/io_timeout" >"$T_TMP/to.err"
+		return 1
+	}
+}
+# to_undo: the device powered off and removed, null_blk unloaded if this
+# test loaded it
+to_undo() {
+	if [ -n "$TO_NB" ]; then
+		echo 0 >"$TO_NB/power" 2>/dev/null
+		wait_for 30 rmdir "$TO_NB" 2>/dev/null || diag "cannot remove $TO_NB"
+	fi
+	if [ -n "$TO_MOD" ] && ! wait_for 30 rmmod "$TO_MOD" 2>/dev/null; then
+		diag "cannot unload $TO_MOD"
+	fi
+	TO_NB='' TO_MOD='' ERR_DEV=''
+	trap 'cleanup; exit 1' INT TERM	# lib.sh's own
+}
+to_reads() {
+	for s in $TO_READS; do err_io READ "$s" || return 1; done
+}
+to_truth() {
+	is "$(paste -sd, "$T_TMP/failed")" \
+		"$(for s in $TO_READS; do echo "TIMEOUT READ $s"; done | paste -sd, -)" \
+		"$t: bio_io's 2 reads of $ERR_DEV failed (ETIMEDOUT)"
+}
+t="answer 07.5 timeout"
+if [ ! -x "$ES" ]; then
+	skip "$t" "$ES is not built (run make solutions)"
+elif ! to_here; then
+	skip "$t" "no null_blk configfs on this kernel (no /sys/kernel/config/nullb, no null_blk to load)"
+	to_undo
+elif ! to_make "bwb-to-$$"; then
+	ok 1 "$t: a null_blk device whose requests time out ($(cat "$T_TMP/to.err"))"
+	to_undo
+else
+	diag "$ERR_DEV: null_blk, each request ended after $TO_NS ns, io_timeout $TO_MS ms"
+	err_doors timeout to_truth to_reads
+	# what the kernel said of them (null_blk's line, the block layer's)
+	dmesg 2>/dev/null | grep -E "rq [0-9a-fx]+ timed out|timeout error, dev $ERR_DEV" | tail -n 2 |
+		while IFS= read -r l; do diag "kernel: $l"; done
+	to_undo
 fi
 
 # stage09: -c must name a cgroup v2 directory
