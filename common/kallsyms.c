@@ -52,13 +52,14 @@ static long add_str(struct ksyms *ks, const char *s, size_t len)
 }
 
 /*
- * One line: "<hex address> <type> <name>[\t[<module>]]", cut in place:
- * s's name and module point into line. 0 if the line is not in that shape.
+ * One line: "<hex address> <type> <name>[\t[<module>]]". Returns 1 if
+ * stored, 0 if the line is not in that shape, -1 on no memory.
  */
-static int parse_line(char *line, struct ksym *s)
+static int add_line(struct ksyms *ks, char *line)
 {
 	char *p = line, *end, *name, *mod = NULL;
 	unsigned long long addr;
+	long noff, moff = -1;
 	size_t nlen;
 	char type;
 
@@ -79,7 +80,6 @@ static int parse_line(char *line, struct ksym *s)
 		return 0;
 	p = name + nlen;
 	p += strspn(p, " \t");
-	name[nlen] = '\0';	/* once passed: a blank, or the line's end */
 	if (*p == '[') {
 		mod = p + 1;
 		p = strchr(mod, ']');
@@ -87,39 +87,25 @@ static int parse_line(char *line, struct ksym *s)
 			return 0;
 		*p = '\0';
 	}
-	s->addr = addr;
-	s->name = name;
-	s->module = mod;
-	s->type = type;
-	return 1;
-}
-
-/* One line stored: 1, 0 if not a symbol's line, -1 on no memory. */
-static int add_line(struct ksyms *ks, char *line)
-{
-	struct ksym s;
-	long noff, moff = -1;
-
-	if (!parse_line(line, &s))
-		return 0;
 	if (ks->n == ks->cap) {
 		int cap = ks->cap ? ks->cap * 2 : 4096;
-		struct ksym *p = realloc(ks->syms, cap * sizeof(*p));
+		struct ksym *s = realloc(ks->syms, cap * sizeof(*s));
 
-		if (!p)
+		if (!s)
 			return -1;
-		ks->syms = p;
+		ks->syms = s;
 		ks->cap = cap;
 	}
-	noff = add_str(ks, s.name, strlen(s.name));
-	if (s.module)
-		moff = add_str(ks, s.module, strlen(s.module));
-	if (noff < 0 || (s.module && moff < 0))
+	noff = add_str(ks, name, nlen);
+	if (mod)
+		moff = add_str(ks, mod, strlen(mod));
+	if (noff < 0 || (mod && moff < 0))
 		return -1;
 	/* offsets for now: the arena may still move */
-	ks->syms[ks->n] = s;
+	ks->syms[ks->n].addr = addr;
 	ks->syms[ks->n].name = (const char *)(uintptr_t)noff;
-	ks->syms[ks->n].module = s.module ? (const char *)(uintptr_t)moff : NULL;
+	ks->syms[ks->n].module = mod ? (const char *)(uintptr_t)moff : NULL;
+	ks->syms[ks->n].type = type;
 	ks->n++;
 	return 1;
 }
@@ -199,35 +185,6 @@ const struct ksyms *ksyms_kernel(void)
 	if (!kernel)
 		errno = err;
 	return kernel;
-}
-
-uint64_t ksyms_addr(const char *path, const char *name, const char *module)
-{
-	uint64_t addr = 0;
-	size_t cap = 0;
-	char *line = NULL;
-	int n = 0;
-	FILE *f;
-
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (getline(&line, &cap, f) > 0) {
-		struct ksym s;
-
-		if (!parse_line(line, &s) || !is_text(s.type) || strcmp(s.name, name))
-			continue;
-		if (module ? !s.module || strcmp(s.module, module) : !!s.module)
-			continue;
-		addr = s.addr;
-		n++;
-	}
-	free(line);
-	fclose(f);
-	if (n == 1 && addr)
-		return addr;
-	errno = !n ? ENOENT : n > 1 ? ENOTUNIQ : EPERM;
-	return 0;
 }
 
 const struct ksym *ksyms_find(const struct ksyms *ks, uint64_t addr,

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Kernel addresses to symbol + offset, from /proc/kallsyms (or any file
- * in its format): read once, sorted, looked up by binary search. And the
- * other way: a function's address by its name.
+ * in its format): read once, sorted, looked up by binary search.
  */
 #ifndef __KALLSYMS_H
 #define __KALLSYMS_H
@@ -22,14 +21,6 @@ struct ksyms;
 struct ksyms *ksyms_load(const char *path);
 /* /proc/kallsyms, read on the first call only; NULL with errno set. */
 const struct ksyms *ksyms_kernel(void);
-/*
- * The address of function name in module (NULL: the kernel image), from
- * a kallsyms file read line by line, nothing kept: for one name, cheaper
- * than ksyms_load(). Other modules' functions of that name do not count.
- * 0 with errno set: ENOENT none, ENOTUNIQ more than one, EPERM address
- * hidden (kptr_restrict), or fopen()'s.
- */
-uint64_t ksyms_addr(const char *path, const char *name, const char *module);
 /*
  * The function holding addr and addr's offset in it; NULL for an address
  * before the first symbol or in data rather than text.

@@ -8,8 +8,7 @@
 # below must show too, each in a tree naming the bio above it was sent
 # for. Ground truth: the read's sector on the top device (dm-linear maps
 # it to the same sector below), and where the filesystem keeps that byte
-# of the file (FIEMAP). Last, the dm clone once more with dm_flakey
-# loaded, whose clone_endio() (6.12's) shares dm_mod's name.
+# of the file (FIEMAP).
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/tools/ctracer/ctracer
 need_bin "$S"
@@ -22,7 +21,6 @@ SECTOR=2560
 F=$FS_DIR/stacked.$$.img
 DM=bwb-stacked-$$
 UP= TOP=
-FLAKEY=
 LIMIT=/sys/block/$FS_DISK/queue/max_sectors_kb
 OLD_LIMIT=$(cat "$LIMIT" 2>/dev/null)
 undo() {
@@ -31,9 +29,6 @@ undo() {
 	[ -n "$UP" ] && losetup -d "/dev/$UP"
 	TOP= UP=
 	rm -f "$F"
-	# dm_flakey, if this test loaded it
-	[ -n "$FLAKEY" ] && ! wait_for 30 rmmod dm_flakey 2>/dev/null && diag "cannot unload dm_flakey"
-	FLAKEY=
 }
 trap 'undo; cleanup; exit 1' INT TERM
 # 8 MiB written and on the disk: the loop device's reads reach it
@@ -69,12 +64,6 @@ sent_below() {
 					print b, sec "+" sz; exit } } } }' "$1"
 }
 
-# read_tree TREES: the read's own tree, at SECTOR, sent for none
-read_tree() {
-	awk -v sec=$SECTOR '/^bio 0x/ { b = $2; sub(/:$/, "", b); s = /sent for/; next }
-		!s && $0 ~ ("sector=" sec " ") { print b; exit }' "$1"
-}
-
 for door in $TEST_DOORS; do
 	t="ctracer stacked [$door]"
 	if ! why=$(door_ok "$S" "$door"); then
@@ -95,7 +84,8 @@ for door in $TEST_DOORS; do
 	tr=$T_TMP/trees.$door
 	grep -v '^ *btt:' "$T_TMP/out" >"$tr"
 	# the read's own tree: on the top device, at SECTOR, sent for none
-	above=$(read_tree "$tr")
+	above=$(awk -v sec=$SECTOR '/^bio 0x/ { b = $2; sub(/:$/, "", b); s = /sent for/; next }
+		!s && $0 ~ ("sector=" sec " ") { print b; exit }' "$tr")
 	check "$t: the read's tree on $top at sector $SECTOR (${above:-none})" test -n "$above"
 	chain=$above
 	if [ -n "$TOP" ]; then
@@ -252,41 +242,5 @@ for door in $TEST_DOORS; do
 		test "${res% *}" -gt 0
 	is "${res#* }" 0 "$t: a read of 256 KiB: every part of at most 64 KiB, of a bio sent below"
 done
-
-# dm_flakey loaded: 6.12's has a static clone_endio() too. ctracer takes
-# dm_mod's address from /proc/kallsyms (a ksym of that name would not
-# load) and must still find the clone's origin; in one door (the address
-# is the same for all). Ground truth: the read at SECTOR, as above.
-t="ctracer stacked, dm_flakey loaded"
-door=
-for d in $TEST_DOORS; do
-	door_ok "$S" "$d" >/dev/null && door=$d && break
-done
-if [ -z "$TOP" ]; then
-	skip "$t" "no dm-linear device"
-elif [ -z "$door" ]; then
-	skip "$t" "no door of $TEST_DOORS on this kernel"
-elif ! "$BIN/dm_linear" targets 2>/dev/null | grep -qx flakey &&
-	! { modprobe dm_flakey 2>/dev/null && FLAKEY=1; }; then
-	skip "$t" "no dm_flakey on this kernel (no flakey target, no module to load)"
-else
-	diag "$t: clone_endio in /proc/kallsyms:$(awk '$3 == "clone_endio" { printf " %s", $4 ? $4 : "(kernel)" }' /proc/kallsyms)"
-	sync
-	echo 3 >/proc/sys/vm/drop_caches
-	if ! start "$S" -a "$door" -d "$TOP" -s $SECTOR; then
-		ok 1 "$t [$door]: starts"
-	else
-		io "/dev/$TOP" $SECTOR
-		stop
-		is "$TRC" 0 "$t [$door]: exits 0 on Ctrl-C"
-		is "$(grep 'clone_endio' "$T_TMP/err")" "" "$t [$door]: dm's clone_endio() found"
-		tr=$T_TMP/trees.flakey
-		grep -v '^ *btt:' "$T_TMP/out" >"$tr"
-		above=$(read_tree "$tr")
-		got=$(sent_below "$tr" "${above:-none}" "$UP" $SECTOR)
-		check "$t [$door]: $TOP's clone on $UP at sector $SECTOR, sent for ${above:-none} (${got:-none})" \
-			test -n "$got"
-	fi
-fi
 undo
 done_testing

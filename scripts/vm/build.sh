@@ -40,9 +40,8 @@ MODULES="nvme ext4 configfs null_blk loop dm_mod"
 [ "$VM_ARCH" = arm64 ] && MODULES="$MODULES virtio_pci virtio_console"
 # Modules modprobe loads when a test asks (in /lib/modules/<kver>, with a
 # modules.dep of their own; what they need is in MODULES). Not at boot:
-# the tests that want dm_flakey load it and unload it after
-# (solutions.t's answer 07.5; ctracer_stacked.t, as 6.12's has a
-# clone_endio() of its own that ctracer must tell from dm_mod's).
+# 6.12's dm_flakey has a clone_endio() of its own, and while it is loaded
+# ctracer, which looks up dm_mod's, cannot load (the name is ambiguous).
 LAZY_MODULES="dm_flakey"
 BUSYBOX=${BUSYBOX:-/bin/busybox}	# the host's, for its xzcat
 

@@ -115,49 +115,6 @@ static void test_empty_and_errors(void)
 	ok(ksyms_find(NULL, 0xffffffff81000000ULL, NULL) == NULL, "NULL table: nothing");
 }
 
-/*
- * A name in one module only, as dm_mod's clone_endio() beside dm_flakey's;
- * the kernel image's (module NULL) where it is built in.
- */
-static const char twice[] =
-	"ffffffff81200000 T submit_bio\n"
-	"ffffffff81300000 t clone_endio.cold\n"
-	"ffffffffc0a00000 d clone_endio\t[dm_mod]\n"
-	"ffffffffc0a01230 t clone_endio\t[dm_mod]\n"
-	"ffffffffc0b00450 t clone_endio\t[dm_flakey]\n"
-	"ffffffffc0c00000 t clone_endio_more\t[dm_mod]\n"
-	"ffffffffc0c00000 t clone\t[dm_mod]\n"
-	"ffffffffc0d00000 t dm_mod_only\t[dm_mod]\n";
-
-static void test_addr(void)
-{
-	const char *path = file("twice", twice);
-
-	ok(ksyms_addr(path, "clone_endio", "dm_mod") == 0xffffffffc0a01230ULL,
-	   "the module's function, not another module's of its name, not data");
-	ok(ksyms_addr(path, "clone_endio", "dm_flakey") == 0xffffffffc0b00450ULL,
-	   "the other module's");
-	ok(ksyms_addr(path, "submit_bio", NULL) == 0xffffffff81200000ULL,
-	   "module NULL: the kernel image's");
-	errno = 0;
-	ok(!ksyms_addr(path, "clone_endio", NULL) && errno == ENOENT,
-	   "none in the image (clone_endio.cold is another name): ENOENT");
-	errno = 0;
-	ok(!ksyms_addr(path, "dm_mod_only", "dm_flakey") && errno == ENOENT,
-	   "none in that module: ENOENT");
-	errno = 0;
-	ok(!ksyms_addr(file("built_in", "ffffffff81300000 t clone_endio\n"
-				"ffffffff81400000 t clone_endio\n"), "clone_endio", NULL) &&
-	   errno == ENOTUNIQ, "two in the image (dm and dm_flakey built in): ENOTUNIQ");
-	errno = 0;
-	ok(!ksyms_addr(file("hidden_mod", "0000000000000000 t clone_endio\t[dm_mod]\n"),
-		       "clone_endio", "dm_mod") && errno == EPERM,
-	   "listed, address 0 (kptr_restrict): EPERM");
-	errno = 0;
-	ok(!ksyms_addr("/nonexistent/kallsyms", "submit_bio", NULL) && errno == ENOENT,
-	   "missing file: 0, ENOENT");
-}
-
 /* Many symbols, long names: no fixed limit on either. */
 static void test_many(void)
 {
@@ -204,8 +161,6 @@ static void test_kernel(void)
 	b = ksyms_kernel();
 	ok(a == b, "/proc/kallsyms is read once");
 	ok(ksyms_count(a) > 1000, "/proc/kallsyms: %d symbols", ksyms_count(a));
-	ok(ksyms_addr("/proc/kallsyms", "submit_bio", NULL) != 0,
-	   "/proc/kallsyms: submit_bio's address by name");
 }
 
 int main(void)
@@ -216,11 +171,10 @@ int main(void)
 	}
 	test_sample();
 	test_empty_and_errors();
-	test_addr();
 	test_many();
 	test_kernel();
 	for (const char *const *f = (const char *const[]){ "sample", "empty", "junk",
-			"hidden", "twice", "built_in", "hidden_mod", "many", NULL }; *f; f++) {
+			"hidden", "many", NULL }; *f; f++) {
 		char path[256];
 
 		snprintf(path, sizeof(path), "%s/%s", dir, *f);

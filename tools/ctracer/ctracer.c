@@ -14,7 +14,6 @@
 #include "btf_scan.h"
 #include "call_graph.h"
 #include "disk_name.h"
-#include "kallsyms.h"
 #include "mass_attach.h"
 #include "pid_arg.h"
 #include "req_opf.h"
@@ -145,25 +144,6 @@ static int load_vmlinux(const char *name)
 	if (!vmlinux)
 		fprintf(stderr, "%s: cannot read kernel BTF: %s\n", name, strerror(errno));
 	return vmlinux ? 0 : -1;
-}
-
-/*
- * Where a dm clone ends (dm_clone.bpf.h): dm_mod's clone_endio(), or the
- * kernel's where dm is built in (its types in the kernel's BTF). Read
- * now, as the modules' BTF: a dm_mod loaded later is not seen. 0: none;
- * said where there is one but its address is hidden, or it is not one.
- */
-static __u64 clone_endio_addr(const char *name)
-{
-	bool built_in = btf__find_by_name_kind(vmlinux, "dm_target_io", BTF_KIND_STRUCT) > 0;
-	__u64 addr = ksyms_addr("/proc/kallsyms", "clone_endio", built_in ? NULL : "dm_mod");
-
-	if (!addr && errno != ENOENT)
-		fprintf(stderr, "%s: dm's clone_endio() in /proc/kallsyms: %s: "
-			"stacked dm origins are not found\n", name,
-			errno == EPERM ? "address hidden (kptr_restrict)" :
-			errno == ENOTUNIQ ? "more than one" : strerror(errno));
-	return addr;
 }
 
 /* A module's functions; the list keeps a copy of its name. */
@@ -797,8 +777,6 @@ int main(int argc, char **argv)
 	skel->rodata->bio_cloned_flag = bio_cloned_flag(vmlinux);
 	if (choose_door(t.name, skel, &missing))
 		goto cleanup;
-	if (!env.quiet)		/* -q follows no clone */
-		skel->rodata->dm_clone_endio = clone_endio_addr(t.name);
 	err = ctracer_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n", t.name, strerror(-err));

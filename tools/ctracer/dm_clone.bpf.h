@@ -20,21 +20,14 @@ struct dm_target_io___dc {
 	struct bio clone;
 } __attribute__((preserve_access_index));
 
-/*
- * clone_endio()'s address, set by the user side from /proc/kallsyms:
- * dm_mod's, or the kernel's where dm is built in. Not a __ksym: other
- * modules have a static clone_endio() of their own (6.12's dm_flakey),
- * and libbpf will not load a ksym found twice. 0: no dm, its address
- * hidden (kptr_restrict), or -q (no clone followed).
- */
-const volatile __u64 dm_clone_endio = 0;
+extern const void clone_endio __ksym __weak;
 
 /* end_io: the bio's bi_end_io, read by the caller. */
 static __always_inline u64 dm_origin(struct bio *bio, void *end_io)
 {
 	struct dm_target_io___dc *tio;
 
-	if (!dm_clone_endio || (u64)end_io != dm_clone_endio ||
+	if (!&clone_endio || end_io != &clone_endio ||
 	    !bpf_core_field_exists(struct dm_target_io___dc, clone))
 		return 0;
 	tio = (void *)bio - bpf_core_field_offset(struct dm_target_io___dc, clone);
