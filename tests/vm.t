@@ -41,7 +41,7 @@ ok $rc "make $*: the guest's programs build"
 # kernel, with 16 KiB pages), which keeps make test, and so CI, within
 # its hour. Every test file in every door on each, but for the kernels
 # in VM_SMOKE_KERNELS (default: all but 6.12): they run the stage tests
-# and tools/iofollow only (VM_SMOKE_TESTS: each in each door it has, refusals
+# only (VM_SMOKE_TESTS: each stage in each door it has, refusals
 # included; a file that costs minutes one check per door, TEST_SMOKE). make
 # vm-test runs the whole suite on all of them (VM_SMOKE_KERNELS empty).
 case $VM_ARCH in
@@ -51,7 +51,7 @@ esac
 kernels=${VM_TEST_KERNELS:-$ci}
 [ "$kernels" = all ] && kernels=$all
 VM_SMOKE_KERNELS=${VM_SMOKE_KERNELS-5.10 cloud 7.2 7.2-16k}
-VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10 stage11 iofollow}
+VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05 stage06 stage07 stage08 stage09 stage10 stage11}
 
 # the commit the guest's files came from, for docs/kernels.md's run lines
 wb=$(git -C "$ROOT" describe --always --dirty 2>/dev/null) || wb=unknown
