@@ -90,6 +90,12 @@ balanced() {
 	fi
 }
 
+# summary_counts: "CALLS SAMPLED PRINTED" of the summary object
+summary_counts() {
+	sed -n 's/^{"type":"summary","calls":\([0-9]*\),"sampled":\([0-9]*\),"printed":\([0-9]*\),.*/\1 \2 \3/p' \
+		"$T_TMP/out"
+}
+
 # hops FILE: one line per hop of -j's output, "SAMPLE HOP TS FIELDS..."
 # (bio_queue: ino index sector; rq_issue: sector bytes)
 hops() {
@@ -149,6 +155,7 @@ followed_checks() {
 	_got=$(sed -n 's/^{"type":"sample","sample":\([0-9]*\),.*"state":"done".*/\1/p' \
 		"$T_TMP/out" | sort -n | tr '\n' ' ')
 	is "$_got" "$_ids" "$_tag: followed to the disk and back: writes $_ids"
+	[ "$_got" = "$_ids" ] || sed 's/^/#   out: /' "$T_TMP/out" "$T_TMP/err" | head -n 40
 	_bad=
 	_nsec=0
 	for id in $_ids; do
@@ -256,9 +263,8 @@ WANT=10
 write_round "-s 1 -p [tracepoint]" 1 "$FS_DIR/bwb-fs11a.$$" -j -p '$WPID' \
 	--trace-json "$T_TMP/trace.json" --html "$T_TMP/page.html" &&
 {
-	check "-s 1 [tracepoint]: sampled all $NW of the writer's $NW calls (none of the other's)" \
-		grep -q "^{\"type\":\"summary\",\"calls\":$NW,\"sampled\":$NW,\"printed\":$NW," \
-		"$T_TMP/out"
+	is "$(summary_counts)" "$NW $NW $NW" \
+		"-s 1 [tracepoint]: sampled all $NW of the writer's $NW calls, none of the other's (calls, sampled, printed)"
 	followed_checks "-s 1 -p [tracepoint]" "1 2 3 4 5 6 7 8 9 10 "
 	trace_checks "--trace-json [tracepoint]" "1 2 3 4 5 6 7 8 9 10"
 	page_checks "--html [tracepoint]" "S1 S2 S3 S4 S5 S6 S7 S8 S9 S10"
@@ -268,8 +274,7 @@ write_round "-s 1 -p [tracepoint]" 1 "$FS_DIR/bwb-fs11a.$$" -j -p '$WPID' \
 WANT=4
 write_round "-s 3 -p [tracepoint]" 3 "$FS_DIR/bwb-fs11b.$$" -j -p '$WPID' &&
 {
-	check "-s 3 [tracepoint]: sampled 4 of the writer's $NW calls" \
-		grep -q "^{\"type\":\"summary\",\"calls\":$NW,\"sampled\":4,\"printed\":4," "$T_TMP/out"
+	is "$(summary_counts)" "$NW 4 4" "-s 3 [tracepoint]: sampled 4 of the writer's $NW calls (calls, sampled, printed)"
 	followed_checks "-s 3 -p [tracepoint]" "1 4 7 10 "
 }
 

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Stage 11, exercise 3: on a filesystem made on the check's device, a
+# writer sw11 (a copy of tests/bin/shape_io) writes 4 pages, a pwrite()
+# a page, then fsync(); -s 1 -c sw11 follows all 4. Each sample gets one
+# waterfall line, right after its first rq_done line, whose three parts
+# are the gaps between the first lines of its hops.
+ex_run_fs() {
+	mkdir -p "$T_TMP/w" && cp "$BIN/shape_io" "$T_TMP/w/sw11" || {
+		say run "FAIL: the checker cannot copy tests/bin/shape_io"
+		return 1
+	}
+	_kb=$(page_kb) || {
+		say run "FAIL: the checker cannot tell the kernel's page size (pc_reader -m)"
+		return 1
+	}
+	start_prog -s 1 -c sw11 -d "$DEV" || return 1
+	"$T_TMP/w/sw11" pages "$CHECK_MNT/w" 1 4 $((_kb * 1024)) || {
+		say run "FAIL: the checker's own writer failed"
+		stop_prog_quiet
+		return 1
+	}
+	# the requests end before fsync() returns; their lines may still be
+	# on their way
+	wait_for 60 sh -c "test \$(grep -c '^#[0-9].* rq_done ' '$T_TMP/out') -ge 4"
+	stop_prog || return 1
+	want_eq "$(grep '^Sampled: ' "$T_TMP/out")" "Sampled: 4 of 4 write() calls (1 in 1)" \
+		"the Sampled: line (the writer's 4 pwrite() calls)" \
+		"does the stage still follow every write() with -s 1?" &&
+	want_eq "$(awk '$2 == "waterfall:" { print $1 }' "$T_TMP/out" | paste -sd' ' -)" \
+		"#1 #2 #3 #4" \
+		"the samples of the waterfall lines, in the order printed" \
+		"one line per sample, printed at its first rq_done only?" &&
+	want_eq "$(awk '$2 == "waterfall:" { print prev } { prev = $4 }' "$T_TMP/out" |
+		sort -u)" rq_done \
+		"the line above each waterfall line" \
+		"is the waterfall printed right after the sample's rq_done line?" &&
+	want_eq "$(awk '
+		/^#[0-9]/ && $4 ~ /^(folio_dirty|bio_queued|rq_issued|rq_done)$/ && !(($1, $4) in t) {
+			t[$1, $4] = $2 }
+		$2 == "waterfall:" && $3 " " $4 == "page cache" && $7 == "queued" && $10 == "device" {
+			n++
+			g[1] = t[$1, "bio_queued"] - t[$1, "folio_dirty"]
+			g[2] = t[$1, "rq_issued"] - t[$1, "bio_queued"]
+			g[3] = t[$1, "rq_done"] - t[$1, "rq_issued"]
+			v[1] = $5; v[2] = $8; v[3] = $11
+			for (i = 1; i <= 3; i++)
+				if (v[i] < 0 || v[i] - g[i] > 0.0025 || g[i] - v[i] > 0.0025)
+					printf "%s part %d: %s, its lines say %.3f; ", $1, i, v[i], g[i]
+		}
+		END { if (n != 4) printf "%d waterfall lines of the form asked", n }' "$T_TMP/out")" "" \
+		"each part against its sample's lines (page cache: folio_dirty to bio_queued, queued: to rq_issued, device: to rq_done)" \
+		"the gaps between the first line of each hop, from the events' ts, in us?" || return 1
+	say run "ok: 4 samples, a waterfall each that adds up to their hops"
+}
+
+ex_run() {
+	fs_run ex_run_fs
+}
