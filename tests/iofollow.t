@@ -20,14 +20,6 @@ need_bin "$BIN/file_sector"
 need_bin "$BIN/pc_reader"
 
 # Usage errors: one line naming the problem, exit 2, before any BPF.
-bad() {	# bad DESCRIPTION PATTERN ARGS...
-	_d=$1
-	_p=$2
-	shift 2
-	"$S" "$@" >/dev/null 2>"$T_TMP/err"
-	is "$?" 2 "$_d exits 2"
-	check "$_d: says '$_p'" grep -q -- "$_p" "$T_TMP/err"
-}
 bad "--sample 0" "--sample needs a positive number, not '0'" --sample 0
 bad "-s x" "--sample needs a positive number, not 'x'" -s x
 bad "-c of 16 characters" "COMM must be 1 to 15 characters" -c abcdefghijklmnop
@@ -38,30 +30,10 @@ need_root
 "$S" -a tracepoint --trace-json /nonexistent/dir/t.json --duration 0.1 >/dev/null 2>"$T_TMP/err"
 is "$? $(cat "$T_TMP/err")" "1 iofollow: cannot create /nonexistent/dir/t.json: No such file or directory" \
 	"--trace-json into a missing directory: exit 1, one line"
-# The function doors are refused, in one line: "-" in docs/kernels.md
-for door in fentry kprobe; do
-	"$S" -a $door --duration 0.1 >/dev/null 2>"$T_TMP/err"
-	rc=$?
-	is "$rc $(wc -l <"$T_TMP/err")" "1 1" "-a $door: refused in one line, exit 1"
-	check "-a $door: says the tool has the tracepoint door only" \
-		grep -q "no $door door in this tool (tracepoint door only" "$T_TMP/err"
-	skip "iofollow [$door]" "$(cat "$T_TMP/err")"
-done
-case " $TEST_DOORS " in
-*" tracepoint "*) ;;
-*)
-	skip "iofollow [tracepoint]" "the tool has the tracepoint door only, and TEST_DOORS leaves it out"
-	done_testing
-	;;
-esac
-if ! why=$(door_ok "$S" tracepoint); then
-	skip "iofollow [tracepoint]" "$why"
-	done_testing
-fi
+tracepoint_only iofollow tool
 scratch_fs || skip_all "no real filesystem (set TEST_FS_DIR, or install e2fsprogs)"
 # fe_physical is from the filesystem's own device: add its partition's start
-PART=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
-PART_START=$(cat "/sys/class/block/${PART#/dev/}/start" 2>/dev/null || echo 0)
+PART_START=$FS_PART_START
 PAGE=$(($(page_kb) * 1024))
 [ "$PAGE" -gt 0 ] || skip_all "cannot tell the page size (pc_reader -m)"
 # The writers: shape_io under a name of its own (the task's comm), so

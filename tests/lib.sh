@@ -448,8 +448,9 @@ as_nobody() {
 	"$_sp" --reuid=65534 --regid=65534 --clear-groups "$@"
 }
 
-# scratch_fs: sets FS_DIR, a directory on a real filesystem, and FS_DISK,
-# its disk (for -d). TEST_FS_DIR if set (the VM's ext4 on a block device),
+# scratch_fs: sets FS_DIR, a directory on a real filesystem, FS_DISK,
+# its disk (for -d), and FS_PART_START, the sector its partition starts
+# at (0 for a whole disk; FIEMAP's sectors are the partition's). TEST_FS_DIR if set (the VM's ext4 on a block device),
 # else ext4 on a loop device over a file in /dev/shm, mounted in this
 # test's temp dir; cleanup unmounts it.
 scratch_fs() {
@@ -473,7 +474,45 @@ scratch_fs() {
 	fi
 	_src=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
 	FS_DISK=${_src#/dev/}
+	FS_PART_START=$(cat "/sys/class/block/$FS_DISK/start" 2>/dev/null || echo 0)
 	[ -b "/dev/$FS_DISK" ]
+}
+
+# bad DESCRIPTION PATTERN ARGS...: "$S" ARGS is a usage error: exit 2,
+# and its line says PATTERN
+bad() {
+	_d=$1
+	_p=$2
+	shift 2
+	"$S" "$@" >/dev/null 2>"$T_TMP/err"
+	is "$?" 2 "$_d exits 2"
+	check "$_d: says '$_p'" grep -q -- "$_p" "$T_TMP/err"
+}
+
+# tracepoint_only NAME WHAT: "$S", a WHAT ("stage", "tool") with the
+# tracepoint door only, refuses -a fentry and -a kprobe in one line
+# ("-" in docs/kernels.md); ends the test (done_testing) where the
+# tracepoint door is not to be tested or does not work here.
+tracepoint_only() {
+	for _door in fentry kprobe; do
+		"$S" -a $_door --duration 0.1 >/dev/null 2>"$T_TMP/err"
+		_rc=$?
+		is "$_rc $(wc -l <"$T_TMP/err")" "1 1" "-a $_door: refused in one line, exit 1"
+		check "-a $_door: says the $2 has the tracepoint door only" \
+			grep -q "no $_door door in this $2 (tracepoint door only" "$T_TMP/err"
+		skip "$1 [$_door]" "$(cat "$T_TMP/err")"
+	done
+	case " $TEST_DOORS " in
+	*" tracepoint "*) ;;
+	*)
+		skip "$1 [tracepoint]" "the $2 has the tracepoint door only, and TEST_DOORS leaves it out"
+		done_testing
+		;;
+	esac
+	if ! _why=$(door_ok "$S" tracepoint); then
+		skip "$1 [tracepoint]" "$_why"
+		done_testing
+	fi
 }
 
 # max_run STAGE_BIN DOOR [ARGS...]: trace $DEV through DOOR while reading

@@ -16,44 +16,16 @@ need_bin "$BIN/file_sector"
 need_bin "$BIN/shape_io"
 
 # Usage errors: one line naming the problem, exit 2, before any BPF.
-bad() {	# bad DESCRIPTION PATTERN ARGS...
-	_d=$1
-	_p=$2
-	shift 2
-	"$S" "$@" >/dev/null 2>"$T_TMP/err"
-	is "$?" 2 "$_d exits 2"
-	check "$_d: says '$_p'" grep -q -- "$_p" "$T_TMP/err"
-}
 bad "--sample 0" "--sample needs a positive number, not '0'" --sample 0
 bad "-s x" "--sample needs a positive number, not 'x'" -s x
 bad "-c of 16 characters" "COMM must be 1 to 15 characters" -c abcdefghijklmnop
 bad "-j (the lesson prints text only)" "invalid option" -j
 
 need_root
-# The function doors are refused, in one line: "-" in docs/kernels.md
-for door in fentry kprobe; do
-	"$S" -a $door --duration 0.1 >/dev/null 2>"$T_TMP/err"
-	rc=$?
-	is "$rc $(wc -l <"$T_TMP/err")" "1 1" "-a $door: refused in one line, exit 1"
-	check "-a $door: says the stage has the tracepoint door only" \
-		grep -q "no $door door in this stage (tracepoint door only" "$T_TMP/err"
-	skip "stage11 [$door]" "$(cat "$T_TMP/err")"
-done
-case " $TEST_DOORS " in
-*" tracepoint "*) ;;
-*)
-	skip "stage11 [tracepoint]" "the stage has the tracepoint door only, and TEST_DOORS leaves it out"
-	done_testing
-	;;
-esac
-if ! why=$(door_ok "$S" tracepoint); then
-	skip "stage11 [tracepoint]" "$why"
-	done_testing
-fi
+tracepoint_only stage11 stage
 scratch_fs || skip_all "no real filesystem (set TEST_FS_DIR, or install e2fsprogs)"
 # fe_physical is from the filesystem's own device: add its partition's start
-PART=$(df -P "$FS_DIR" | awk 'NR == 2 { print $1 }')
-PART_START=$(cat "/sys/class/block/${PART#/dev/}/start" 2>/dev/null || echo 0)
+PART_START=$FS_PART_START
 PAGE=$(($(page_kb) * 1024))
 [ "$PAGE" -gt 0 ] || skip_all "cannot tell the page size (pc_reader -m)"
 # The writers: shape_io under names of their own (the task's comm), so
