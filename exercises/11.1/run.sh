@@ -4,20 +4,12 @@
 # each, a pwrite() a page, then fsync(); -s 1 -p the first's PID: its 4
 # calls are the only ones numbered and followed, to the disk and back.
 ex_run_fs() {
-	mkdir -p "$T_TMP/w1" "$T_TMP/w2" && cp "$BIN/shape_io" "$T_TMP/w1/sw11" &&
-		cp "$BIN/shape_io" "$T_TMP/w2/sw11" || {
-		say run "FAIL: the checker cannot copy tests/bin/shape_io"
-		return 1
-	}
-	_kb=$(page_kb) || {
-		say run "FAIL: the checker cannot tell the kernel's page size (pc_reader -m)"
-		return 1
-	}
+	writer_copy "$T_TMP/w1" && writer_copy "$T_TMP/w2" || return 1
 	rm -f "$T_TMP/go"
 	# each waits for the go, so its PID is known before it writes
 	for _w in w1 w2; do
 		sh -c 'until [ -e "$1" ]; do sleep 0.1; done; shift; exec "$@"' sh "$T_TMP/go" \
-			"$T_TMP/$_w/sw11" pages "$CHECK_MNT/$_w" 1 4 $((_kb * 1024)) &
+			"$T_TMP/$_w/sw11" pages "$CHECK_MNT/$_w" 1 4 $PAGE_BYTES &
 		eval "_pid_$_w=\$!"
 	done
 	start_prog -s 1 -p "$_pid_w1" -d "$DEV" || { touch "$T_TMP/go"; wait; return 1; }
@@ -27,10 +19,7 @@ ex_run_fs() {
 		stop_prog_quiet
 		return 1
 	}
-	# each sample's request ends before its fsync() returns; its line
-	# may still be on its way
-	wait_for 60 sh -c "test \$(grep -c '^#[0-9].* rq_done ' '$T_TMP/out') -ge 4"
-	stop_prog || return 1
+	stop_after_rq_done 4 || return 1
 	want_eq "$(grep '^Sampled: ' "$T_TMP/out")" "Sampled: 4 of 4 write() calls (1 in 1)" \
 		"the Sampled: line (-s 1 -p $_pid_w1: its 4 pwrite() calls, none of the other sw11's)" \
 		"is the PID (the TGID, the upper half of bpf_get_current_pid_tgid()) compared in task_wanted(), before the call is numbered?" &&

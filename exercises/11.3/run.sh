@@ -5,24 +5,14 @@
 # waterfall line, right after its first rq_done line, whose three parts
 # are the gaps between the first lines of its hops.
 ex_run_fs() {
-	mkdir -p "$T_TMP/w" && cp "$BIN/shape_io" "$T_TMP/w/sw11" || {
-		say run "FAIL: the checker cannot copy tests/bin/shape_io"
-		return 1
-	}
-	_kb=$(page_kb) || {
-		say run "FAIL: the checker cannot tell the kernel's page size (pc_reader -m)"
-		return 1
-	}
+	writer_copy "$T_TMP/w" || return 1
 	start_prog -s 1 -c sw11 -d "$DEV" || return 1
-	"$T_TMP/w/sw11" pages "$CHECK_MNT/w" 1 4 $((_kb * 1024)) || {
+	"$T_TMP/w/sw11" pages "$CHECK_MNT/w" 1 4 $PAGE_BYTES || {
 		say run "FAIL: the checker's own writer failed"
 		stop_prog_quiet
 		return 1
 	}
-	# the requests end before fsync() returns; their lines may still be
-	# on their way
-	wait_for 60 sh -c "test \$(grep -c '^#[0-9].* rq_done ' '$T_TMP/out') -ge 4"
-	stop_prog || return 1
+	stop_after_rq_done 4 || return 1
 	want_eq "$(grep '^Sampled: ' "$T_TMP/out")" "Sampled: 4 of 4 write() calls (1 in 1)" \
 		"the Sampled: line (the writer's 4 pwrite() calls)" \
 		"does the stage still follow every write() with -s 1?" &&

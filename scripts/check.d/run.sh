@@ -170,3 +170,11 @@ read_file() {
 	say run "FAIL: the checker's own reader failed: $(cat "$T_TMP/pc.err")"
 	return 1
 }
+
+# stop_after_rq_done N: stage 11's run ends once N rq_done lines are out
+# (each sample's request ends before the fsync() that waited returns;
+# its line may still be on its way), then stop_prog
+stop_after_rq_done() {
+	wait_for 60 sh -c "test \$(grep -c '^#[0-9].* rq_done ' '$T_TMP/out') -ge $1"
+	stop_prog
+}

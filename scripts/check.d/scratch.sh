@@ -151,3 +151,18 @@ scratch_cleanup() {
 	CHECK_CG=
 	return 0
 }
+
+# writer_copy DIR: DIR/sw11, a copy of tests/bin/shape_io (stage 11's
+# -c names it), and PAGE_BYTES, the kernel's page size; says why and
+# returns 1 if it cannot
+writer_copy() {
+	mkdir -p "$1" && cp "$BIN/shape_io" "$1/sw11" || {
+		say run "FAIL: the checker cannot copy tests/bin/shape_io"
+		return 1
+	}
+	_kb=$(page_kb) || {
+		say run "FAIL: the checker cannot tell the kernel's page size (pc_reader -m)"
+		return 1
+	}
+	PAGE_BYTES=$((_kb * 1024))
+}
