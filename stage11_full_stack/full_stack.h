@@ -19,7 +19,7 @@ enum hop {
 struct event {
 	__u32 hop;		/* enum hop */
 	__u32 cpu;
-	__u32 pid;		/* the task that ran it: the writer, a kworker, an interrupt's */
+	__u32 pid;		/* the thread that ran it: the writer, a kworker, an interrupt's */
 	char comm[16];
 	__u64 ts;		/* bpf_ktime_get_ns() */
 	__u64 id;		/* the sample: the sampled write()'s number */
