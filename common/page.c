@@ -2,6 +2,43 @@
 /* Offline views, HTML and JSON: see page.h. */
 #include "page.h"
 
+/*
+ * The length of the UTF-8 sequence at p if it is a valid one, else 0. A
+ * task's name is cut at 15 bytes, maybe inside a character: JSON must
+ * be UTF-8, so such a byte becomes U+FFFD.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n;
+
+	if (*p < 0x80)
+		return 1;
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if (*p == 0xe0)
+		lo = 0xa0;
+	else if (*p == 0xed)
+		hi = 0x9f;
+	else if (*p == 0xf0)
+		lo = 0x90;
+	else if (*p == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
 void page_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -25,11 +62,19 @@ void page_json_str(FILE *f, const char *s)
 			fprintf(f, "\\u%04x", *p);
 			break;
 		default:
-			/* other control bytes; bytes of UTF-8 pass as they are */
-			if (*p < 0x20)
+			/* other control bytes; UTF-8 passes as it is */
+			if (*p < 0x20) {
 				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			} else {
+				int n = utf8_len(p);
+
+				if (!n) {
+					fputs("\\ufffd", f);
+					break;
+				}
+				fwrite(p, 1, n, f);
+				p += n - 1;
+			}
 		}
 	}
 	fputc('"', f);

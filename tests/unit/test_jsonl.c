@@ -81,5 +81,18 @@ int main(void)
 	json_begin("max");
 	json_end();
 	is_str(captured(), "{\"type\":\"max\"}\n", "an object with no fields");
+
+	/* a task's name cut at 15 bytes inside a character: JSON stays UTF-8 */
+	capture();
+	json_begin("task");
+	json_str("comm", "caf\xc3\xa9-\xe2\x82\xac");
+	json_str("cut", "write-\xe2\x82");
+	json_str("bad", "\xc0\xaf\xed\xa0\x80\xff");
+	json_end();
+	is_str(captured(),
+	       "{\"type\":\"task\",\"comm\":\"caf\xc3\xa9-\xe2\x82\xac\","
+	       "\"cut\":\"write-\\ufffd\\ufffd\","
+	       "\"bad\":\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"}\n",
+	       "UTF-8 as it is; a cut, overlong or surrogate sequence, byte by byte, as U+FFFD");
 	return done();
 }
