@@ -88,6 +88,20 @@ val() {
 		for (i = 5; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' "$1"
 }
 
+# ends: ENDS, the summary's At exit and Lost lines, joined by |. A program run
+# the kernel skipped as recursion (block_rq_complete in an interrupt on
+# top of itself, seen on 7.2) is said apart (diag), not failed here: a
+# sampled hop it cost fails the At exit line (a mark left) or the
+# samples' own checks.
+ends() {
+	grep '^Lost: [0-9]* events missed by recursion$' "$T_TMP/out" | sed 's/^/# /'
+	ENDS=$({
+		grep '^At exit: ' "$T_TMP/out"
+		grep '^Lost: ' "$T_TMP/out" | grep -v ' events missed by recursion$' ||
+			echo "Lost: none"
+	} | paste -sd'|' -)
+}
+
 # followed_checks TAG IDS: the samples are IDS, each one page, SEEK +
 # ID - 1, at its FIEMAP sector, in a request that covers it, every hop
 # once and in order; the summary's books balance.
@@ -128,9 +142,9 @@ followed_checks() {
 		"$_tag: each sample's hops, once each, in the order of the layers and of time"
 	check "$_tag: nothing of sw11x (ino $OINO) shows" \
 		sh -c "! grep -q ' ino=$OINO ' '$T_TMP/out'"
-	check "$_tag: nothing left, nothing lost" sh -c \
-		"grep -qx 'At exit: 0 folios not written back yet, 0 bios not completed yet' '$T_TMP/out' &&
-		grep -qx 'Lost: none' '$T_TMP/out'"
+	ends
+	is "$ENDS" "At exit: 0 folios not written back yet, 0 bios not completed yet|Lost: none" \
+		"$_tag: nothing left, nothing lost"
 }
 
 WANT=10
@@ -178,10 +192,10 @@ write_round "1 MiB writes [tracepoint]" 1 "$FS_DIR/bwb-fs11d.$$" 1048576 && {
 			_bad="$_bad write $id: no request of '$rqs' holds sector $2;"
 	done
 	is "$_bad" "" "1 MiB writes [tracepoint]: each sample's first page at its FIEMAP sector, in its request ($(grep -c '^#[0-9].* bio_split ' "$T_TMP/out") split lines)"
-	check "1 MiB writes [tracepoint]: Sampled: 4 of 4, nothing left, nothing lost" sh -c \
-		"grep -qx 'Sampled: 4 of 4 write() calls (1 in 1)' '$T_TMP/out' &&
-		grep -qx 'At exit: 0 folios not written back yet, 0 bios not completed yet' '$T_TMP/out' &&
-		grep -qx 'Lost: none' '$T_TMP/out'"
+	ends
+	is "$(grep '^Sampled: ' "$T_TMP/out")|$ENDS" \
+		"Sampled: 4 of 4 write() calls (1 in 1)|At exit: 0 folios not written back yet, 0 bios not completed yet|Lost: none" \
+		"1 MiB writes [tracepoint]: Sampled: 4 of 4, nothing left, nothing lost"
 }
 
 # dirty_round TAG FILE [rm]: sw11 dirties one page of FILE, no fsync(),
@@ -211,18 +225,18 @@ dirty_round() {
 dirty_round "no fsync() [tracepoint]" "$FS_DIR/bwb-fs11c.$$" && {
 	check "no fsync() [tracepoint]: write #1 dirtied its folio and returned" sh -c \
 		"grep -q '^#1 .* folio_dirty ' '$T_TMP/out' && grep -q '^#1 .* returned  *ret=$PAGE ' '$T_TMP/out'"
-	check "no fsync() [tracepoint]: At exit says the folio is not written back yet, apart from Lost" \
-		sh -c "grep -qx 'At exit: 1 folios not written back yet, 0 bios not completed yet' '$T_TMP/out' &&
-		grep -qx 'Lost: none' '$T_TMP/out'"
+	ends
+	is "$ENDS" "At exit: 1 folios not written back yet, 0 bios not completed yet|Lost: none" \
+		"no fsync() [tracepoint]: At exit says the folio is not written back yet, apart from Lost"
 }
 
 # The same, and the file removed before the run ends: its folio leaves
 # the page cache unwritten, and its mark with it (nothing at exit).
 dirty_round "removed unwritten [tracepoint]" "$FS_DIR/bwb-fs11e.$$" rm && {
-	check "removed unwritten [tracepoint]: its mark goes with the folio, nothing at exit" \
-		sh -c "grep -q '^#1 .* folio_dirty ' '$T_TMP/out' &&
-		grep -qx 'At exit: 0 folios not written back yet, 0 bios not completed yet' '$T_TMP/out' &&
-		grep -qx 'Lost: none' '$T_TMP/out'"
+	ends
+	is "$(grep -c '^#1 .* folio_dirty ' "$T_TMP/out")|$ENDS" \
+		"1|At exit: 0 folios not written back yet, 0 bios not completed yet|Lost: none" \
+		"removed unwritten [tracepoint]: its mark goes with the folio, nothing at exit"
 }
 
 # SIGTERM ends a run like Ctrl-C: the summary printed, exit 0, and no
@@ -235,7 +249,7 @@ if wait_for 120 grep -q "Hit Ctrl-C" "$T_TMP/term.err"; then
 	kill -TERM $TPID
 	wait $TPID
 	is "$?" 0 "SIGTERM [tracepoint]: exits 0"
-	check "SIGTERM [tracepoint]: the summary is printed" grep -qx "Lost: none" "$T_TMP/term.out"
+	check "SIGTERM [tracepoint]: the summary is printed" grep -q "^Lost: " "$T_TMP/term.out"
 	if command -v bpftool >/dev/null 2>&1; then
 		# the kernel frees a program after a grace period: wait for it
 		check "SIGTERM [tracepoint]: no program left loaded" \
