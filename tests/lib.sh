@@ -450,9 +450,10 @@ as_nobody() {
 
 # scratch_fs: sets FS_DIR, a directory on a real filesystem, FS_DISK,
 # its disk (for -d), and FS_PART_START, the sector its partition starts
-# at (0 for a whole disk; FIEMAP's sectors are the partition's). TEST_FS_DIR if set (the VM's ext4 on a block device),
-# else ext4 on a loop device over a file in /dev/shm, mounted in this
-# test's temp dir; cleanup unmounts it.
+# at (0 for a whole disk; FIEMAP's sectors are the partition's).
+# TEST_FS_DIR if set (the VM's ext4 on a block device), else ext4 on a
+# loop device over a file in /dev/shm, mounted in this test's temp dir;
+# cleanup unmounts it.
 scratch_fs() {
 	if [ -n "$TEST_FS_DIR" ]; then
 		FS_DIR=$TEST_FS_DIR
