@@ -56,7 +56,7 @@ vm-shell: vm
 
 # Every test on every kernel (make test runs a smoke set on some: vm.t).
 vm-test: $(VM_PROGRAMS)
-	@VM_TEST_KERNELS="$(or $(VM_TEST_KERNELS),all)" VM_SMOKE_KERNELS= \
+	@VM_TEST_KERNELS="$(or $(VM_TEST_KERNELS),all)" VM_SMOKE_KERNELS= VM_FULL_SKIP= \
 		tests/run.sh -v tests/vm.t tests/vm_power.t
 
 vm-image: vm
