@@ -88,9 +88,9 @@ write_round() {
 	F=$3
 	shift 3
 	OTHER=$F.other
-	sh -c 'read g <"$1"; shift; exec "$@"' sh "$T_TMP/gate" "$W" pages "$F" $SEEK $NW $PAGE &
+	gated "$T_TMP/gate" "$W" pages "$F" $SEEK $NW $PAGE &
 	WPID=$!
-	sh -c 'read g <"$1"; shift; exec "$@"' sh "$T_TMP/gate2" "$W" pages "$OTHER" 1 $NW $PAGE &
+	gated "$T_TMP/gate2" "$W" pages "$OTHER" 1 $NW $PAGE &
 	OPID=$!
 	eval "set -- $*"
 	if ! start "$S" -a tracepoint -s "$_n" "$@"; then
@@ -310,7 +310,7 @@ PAGE=$PAGE0
 # A write with no fsync(): its page stays dirty for a while (30 s by
 # default, vm.dirty_expire_centisecs) and the run ends first: said apart.
 F=$FS_DIR/bwb-fs11e.$$
-sh -c 'read g <"$1"; shift; exec "$@"' sh "$T_TMP/gate" "$W" dirty "$F" 1 1 $PAGE &
+gated "$T_TMP/gate" "$W" dirty "$F" 1 1 $PAGE &
 WPID=$!
 if start "$S" -a tracepoint -s 1 -p $WPID; then
 	echo go >"$T_TMP/gate"

@@ -200,6 +200,15 @@ start() {
 	return 1
 }
 
+# gated FIFO COMMAND... &: COMMAND once a line comes through FIFO (a
+# writer held until its tracer runs), in the background: it execs, so
+# $! is COMMAND's PID. A gate that opens with no line (an error, an
+# empty write) exits 3 and says so: never early.
+gated() {
+	exec sh -c 'read g <"$1" || { echo "gated: no line through $1" >&2; exit 3; }
+		shift; exec "$@"' sh "$@"
+}
+
 # stop: Ctrl-C the program started by start; its exit status in TRC.
 stop() {
 	kill -INT $TPID 2>/dev/null

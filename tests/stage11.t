@@ -37,13 +37,6 @@ mkfifo "$T_TMP/gate" "$T_TMP/gate2" || skip_all "cannot make FIFOs"
 SEEK=5	# the first page written: pages SEEK .. SEEK + NW - 1
 NW=10
 
-# gated FIFO COMMAND...: COMMAND once a line comes through FIFO
-gated() {
-	_g=$1
-	shift
-	sh -c 'read g <"$1"; shift; exec "$@"' sh "$_g" "$@"
-}
-
 # write_round TAG N FILE [BYTES]: sw11 writes NW pages (or blocks of
 # BYTES: at 1 x BYTES on) at SEEK of FILE, one a pwrite(), and fsyncs; sw11x another file, beside it; both released once
 # the tracer runs with -s N -c sw11. Waits for WANT rq_done lines.
