@@ -288,10 +288,11 @@ static __always_inline void on_folio_gone(struct folio *folio)
 
 /*
  * folio -> bio. Writeback (a kworker, or fsync() in the writer) builds
- * a bio of dirty pages; a read, of the folios it added. Walk its pages from its iterator,
- * one a step; a page's folio is its head page (page_folio_addr()). A
- * marked folio hands its mark to the bio, and the page's sector is the
- * bio's plus the bytes before it.
+ * a bio of dirty pages; a read, of the folios it added. Walk its pages
+ * from its iterator, a page or the rest of a large folio a step; a
+ * page's folio is its head page (page_folio_addr()). A marked folio
+ * hands its mark to the bio, and the page's sector is the bio's plus the
+ * bytes before it.
  */
 struct walk {
 	struct bio *bio;
@@ -311,9 +312,10 @@ struct walk {
 static long walk_page(__u64 i, struct walk *w)
 {
 	__u64 page_size = 1ULL << page_shift, page, folio;
+	__u64 psz = bpf_core_type_size(struct page);
 	struct gates *g = gates_get();
 	struct bio_vec bv;
-	__u32 in_page, chunk;
+	__u32 pos, in_page, chunk;
 	struct mark *m;
 	struct event *e;
 
@@ -322,16 +324,22 @@ static long walk_page(__u64 i, struct walk *w)
 	if (bpf_probe_read_kernel(&bv, sizeof(bv), &w->vecs[w->idx]) || !bv.bv_len)
 		return 1;
 	/* a bio_vec may span pages: their struct pages lie one after another */
-	page = (__u64)bv.bv_page +
-	       ((bv.bv_offset + w->bvec_done) >> page_shift) * bpf_core_type_size(struct page);
-	in_page = page_size - ((bv.bv_offset + w->bvec_done) & (page_size - 1));
+	pos = bv.bv_offset + w->bvec_done;
+	page = (__u64)bv.bv_page + (pos >> page_shift) * psz;
+	folio = page_folio_addr(page);
 	chunk = bv.bv_len - w->bvec_done;
-	if (chunk > in_page)
-		chunk = in_page;
 	if (chunk > w->left)
 		chunk = w->left;
-	folio = page_folio_addr(page);
-	/* a large folio's next pages: looked up once */
+	/*
+	 * One step to the chunk's end when its last page is of this folio
+	 * (a large folio's pages lie between its first and last), else to
+	 * the page's end.
+	 */
+	in_page = page_size - (pos & (page_size - 1));
+	if (chunk > in_page &&
+	    page_folio_addr((__u64)bv.bv_page + ((pos + chunk - 1) >> page_shift) * psz) != folio)
+		chunk = in_page;
+	/* a large folio split over bio_vecs: looked up once */
 	if (folio != w->last && (m = bpf_map_lookup_elem(&folios, &folio))) {
 		if (!w->marked) {
 			w->marked = true;
@@ -373,6 +381,13 @@ static long walk_page(__u64 i, struct walk *w)
 	return 0;
 }
 
+/*
+ * Steps a bio walk takes at most (256 MiB of 4 KiB folios). A bio_vec
+ * holds as many pages as lie one after another in memory: writeback of
+ * small folios (mkfs -d writing an image) makes bios of thousands.
+ */
+#define WALK_MAX (1 << 16)
+
 static __always_inline void on_bio_queue(struct bio *bio)
 {
 	struct gates *g = gates_get();
@@ -387,7 +402,7 @@ static __always_inline void on_bio_queue(struct bio *bio)
 	w.idx = bio->bi_iter.bi_idx;
 	w.bvec_done = bio->bi_iter.bi_bvec_done;
 	w.vcnt = bio->bi_vcnt;
-	bpf_loop(1024, walk_page, &w, 0);
+	bpf_loop(WALK_MAX, walk_page, &w, 0);
 	if (w.left && w.idx < w.vcnt)
 		count(CNT_WALK_CUT);
 }
