@@ -74,12 +74,9 @@ struct {
  * out. While none is, block_bio_queue and the request tracepoints
  * return after this one lookup, without walking any pages or bios. (A
  * mark the LRU evicts is not taken off: the gate stays open, which costs
- * walks, never a hop.)
+ * walks, never a hop; at exit, the gate less the marks left is what the
+ * LRU evicted.)
  */
-struct gates {
-	__s64 folios, bios;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -114,6 +111,31 @@ static __always_inline struct gates *gates_get(void)
 	__u32 key = 0;
 
 	return bpf_map_lookup_elem(&gates, &key);
+}
+
+/*
+ * A mark stored, its gate counting it once: an address marked already
+ * (a folio or bio freed with its mark, its address in use again) gets
+ * the new mark in place.
+ */
+static __always_inline int mark_add(void *map, __u64 key, const struct mark *m, __s64 *gate)
+{
+	if (!bpf_map_update_elem(map, &key, m, BPF_NOEXIST)) {
+		__sync_fetch_and_add(gate, 1);
+		return 0;
+	}
+	if (bpf_map_update_elem(map, &key, m, BPF_EXIST)) {
+		count(CNT_MARK_FAIL);
+		return -1;
+	}
+	return 0;
+}
+
+/* A mark taken off, and off its gate. */
+static __always_inline void mark_del(void *map, __u64 key, __s64 *gate)
+{
+	if (!bpf_map_delete_elem(map, &key))
+		__sync_fetch_and_add(gate, -1);
 }
 
 /* Reserve an event and fill what every hop has: time, CPU, task, sample. */
@@ -229,12 +251,8 @@ static __always_inline void on_folio_dirty(struct folio *folio, struct address_s
 		return;
 	if (targ_dev && mapping_dev(mapping) != targ_dev)
 		return;
-	if (bpf_map_update_elem(&folios, &key, m, BPF_ANY)) {
-		count(CNT_MARK_FAIL);
+	if (mark_add(&folios, key, m, &g->folios))
 		return;
-	}
-	count(CNT_FOLIOS);
-	__sync_fetch_and_add(&g->folios, 1);
 	e = ev_new(HOP_FOLIO, m);
 	if (!e)
 		return;
@@ -250,12 +268,8 @@ static __always_inline void on_folio_gone(struct folio *folio)
 	struct gates *g = gates_get();
 	__u64 key = (__u64)folio;
 
-	if (!g || g->folios <= 0)
-		return;
-	if (!bpf_map_delete_elem(&folios, &key)) {
-		count(CNT_FOLIO_DEL);
-		__sync_fetch_and_add(&g->folios, -1);
-	}
+	if (g && g->folios > 0)
+		mark_del(&folios, key, &g->folios);
 }
 
 /*
@@ -274,7 +288,7 @@ struct walk {
 	__u64 off;		/* bytes of the bio walked */
 	__u64 left;		/* bytes still to walk */
 	__u64 last;		/* the folio of the last page */
-	__u32 idx, vcnt;	/* bio_vec index, count */
+	__u32 idx;		/* bio_vec index */
 	__u32 bvec_done;	/* bytes of that bio_vec walked, as bi_bvec_done */
 	bool marked;		/* the bio has its mark */
 };
@@ -289,7 +303,7 @@ static long walk_page(__u64 i, struct walk *w)
 	struct mark *m;
 	struct event *e;
 
-	if (!g || !w->left || w->idx >= w->vcnt)
+	if (!g || !w->left)
 		return 1;
 	if (bpf_probe_read_kernel(&bv, sizeof(bv), &w->vecs[w->idx]) || !bv.bv_len)
 		return 1;
@@ -313,12 +327,7 @@ static long walk_page(__u64 i, struct walk *w)
 	if (folio != w->last && (m = bpf_map_lookup_elem(&folios, &folio))) {
 		if (!w->marked) {
 			w->marked = true;
-			if (bpf_map_update_elem(&bios, &w->bio, m, BPF_ANY)) {
-				count(CNT_MARK_FAIL);
-			} else {
-				count(CNT_BIOS);
-				__sync_fetch_and_add(&g->bios, 1);
-			}
+			mark_add(&bios, (__u64)w->bio, m, &g->bios);
 		}
 		e = ev_new(HOP_BIO, m);
 		if (e) {
@@ -331,10 +340,7 @@ static long walk_page(__u64 i, struct walk *w)
 			e->bytes = w->bytes;
 			ev_send(e);
 		}
-		if (!bpf_map_delete_elem(&folios, &folio)) {
-			count(CNT_FOLIO_DEL);
-			__sync_fetch_and_add(&g->folios, -1);
-		}
+		mark_del(&folios, folio, &g->folios);
 	}
 	w->last = folio;
 	w->off += chunk;
@@ -361,15 +367,17 @@ static __always_inline void on_bio_queue(struct bio *bio)
 
 	if (!g || g->folios <= 0)
 		return;
+	/* a dirty folio goes out in a write (a discard has a size, no pages) */
+	if ((bio->bi_opf & 0xff) != REQ_OP_WRITE)
+		return;
 	w.bio = bio;
 	w.vecs = bio->bi_io_vec;
 	w.sector = bio->bi_iter.bi_sector;
 	w.left = w.bytes = bio->bi_iter.bi_size;
 	w.idx = bio->bi_iter.bi_idx;
 	w.bvec_done = bio->bi_iter.bi_bvec_done;
-	w.vcnt = bio->bi_vcnt;
 	bpf_loop(WALK_MAX, walk_page, &w, 0);
-	if (w.left && w.idx < w.vcnt)
+	if (w.left)
 		count(CNT_WALK_CUT);
 }
 
@@ -390,12 +398,8 @@ static __always_inline void on_split(struct bio *part)
 	m = bpf_map_lookup_elem(&bios, &parent);
 	if (!m)
 		return;
-	if (bpf_map_update_elem(&bios, &key, m, BPF_ANY)) {
-		count(CNT_MARK_FAIL);
+	if (mark_add(&bios, key, m, &g->bios))
 		return;
-	}
-	count(CNT_BIOS);
-	__sync_fetch_and_add(&g->bios, 1);
 	e = ev_new(HOP_SPLIT, m);
 	if (!e)
 		return;
@@ -445,10 +449,8 @@ static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 			e->ret = error;
 			ev_send(e);
 		}
-		if (hop == HOP_DONE && !bpf_map_delete_elem(&bios, &b)) {
-			count(CNT_BIO_DEL);
-			__sync_fetch_and_add(&g->bios, -1);
-		}
+		if (hop == HOP_DONE)
+			mark_del(&bios, b, &g->bios);
 	}
 	if (bio)
 		count(CNT_WALK_CUT);

@@ -131,21 +131,23 @@ static int handle_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Marks a map lost to its LRU: stored - deleted - still there. */
-static __u64 evicted(__u64 stored, __u64 deleted, __u64 left)
+/* Marks a map lost to its LRU: those its gate counts, less those still there. */
+static __u64 evicted(__s64 gate, __u64 left)
 {
-	return stored > deleted + left ? stored - deleted - left : 0;
+	return gate > (__s64)left ? gate - left : 0;
 }
 
 static void print_summary(struct full_stack_bpf *skel)
 {
 	__u64 c[CNT_MAX] = {}, calls = 0, folios_left, bios_left;
+	struct gates g = {};
 	__u32 key = 0;
 	struct loss l[8];
 	int n = 0;
 
 	read_counters(skel->maps.counts, c, CNT_MAX);
 	bpf_map_lookup_elem(bpf_map__fd(skel->maps.calls), &key, &calls);
+	bpf_map_lookup_elem(bpf_map__fd(skel->maps.gates), &key, &g);
 	folios_left = starts_in_flight(skel->maps.folios);
 	bios_left = starts_in_flight(skel->maps.bios);
 	l[n++] = (struct loss){ "ring_buffer_full", "events not sent (ring buffer full)",
@@ -154,9 +156,9 @@ static void print_summary(struct full_stack_bpf *skel)
 	l[n++] = (struct loss){ "walk_cut", "bio_vec or rq->bio walks cut short",
 				c[CNT_WALK_CUT] };
 	l[n++] = (struct loss){ "folios_evicted", "folio marks forgotten (LRU full)",
-				evicted(c[CNT_FOLIOS], c[CNT_FOLIO_DEL], folios_left) };
+				evicted(g.folios, folios_left) };
 	l[n++] = (struct loss){ "bios_evicted", "bio marks forgotten (LRU full)",
-				evicted(c[CNT_BIOS], c[CNT_BIO_DEL], bios_left) };
+				evicted(g.bios, bios_left) };
 	l[n++] = (struct loss){ "riders", "request lines not printed (riders table full)",
 				riders_full };
 	l[n++] = (struct loss){ "recursion_missed", "events missed by recursion",

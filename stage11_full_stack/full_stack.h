@@ -34,13 +34,14 @@ struct event {
 	__u32 pad;
 };
 
+/* The gates: the folio and bio marks out (full_stack.bpf.c, Lesson#2). */
+struct gates {
+	__s64 folios, bios;
+};
+
 /* The stage's counters (one per-CPU array, "counts"). */
 enum count {
 	CNT_SAMPLED,		/* write() calls sampled: 1 in N */
-	CNT_FOLIOS,		/* folio marks stored, and deleted (handed on, or the folio left the cache) */
-	CNT_FOLIO_DEL,
-	CNT_BIOS,		/* bio marks stored, and deleted at completion */
-	CNT_BIO_DEL,
 	CNT_RB_FULL,		/* events not sent: ring buffer full */
 	CNT_MARK_FAIL,		/* marks not stored */
 	CNT_WALK_CUT,		/* bio_vec or rq->bio walks cut at their bound */

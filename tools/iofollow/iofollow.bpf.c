@@ -303,7 +303,7 @@ struct walk {
 	__u64 off;		/* bytes of the bio walked */
 	__u64 left;		/* bytes still to walk */
 	__u64 last;		/* the folio of the last page */
-	__u32 idx, vcnt;	/* bio_vec index, count */
+	__u32 idx;		/* bio_vec index */
 	__u32 bvec_done;	/* bytes of that bio_vec walked, as bi_bvec_done */
 	bool marked;		/* the bio has its mark */
 	__u64 owner;		/* the sample whose mark it has */
@@ -319,7 +319,7 @@ static long walk_page(__u64 i, struct walk *w)
 	struct mark *m;
 	struct event *e;
 
-	if (!g || !w->left || w->idx >= w->vcnt)
+	if (!g || !w->left)
 		return 1;
 	if (bpf_probe_read_kernel(&bv, sizeof(bv), &w->vecs[w->idx]) || !bv.bv_len)
 		return 1;
@@ -395,15 +395,17 @@ static __always_inline void on_bio_queue(struct bio *bio)
 
 	if (!g || g->folios <= 0)
 		return;
+	/* folios go out in a write, come in by a read (a discard has a size, no pages) */
+	if ((bio->bi_opf & 0xff) > REQ_OP_WRITE)
+		return;
 	w.bio = bio;
 	w.vecs = bio->bi_io_vec;
 	w.sector = bio->bi_iter.bi_sector;
 	w.left = w.bytes = bio->bi_iter.bi_size;
 	w.idx = bio->bi_iter.bi_idx;
 	w.bvec_done = bio->bi_iter.bi_bvec_done;
-	w.vcnt = bio->bi_vcnt;
 	bpf_loop(WALK_MAX, walk_page, &w, 0);
-	if (w.left && w.idx < w.vcnt)
+	if (w.left)
 		count(CNT_WALK_CUT);
 }
 
