@@ -71,7 +71,7 @@ static __always_inline __u32 folio_pages(struct folio *folio)
 /*
  * A tail page of a large folio leads to the folio (its head page) by a
  * word whose bit 0 says "tail": compound_head, a pointer to the head
- * plus 1; in newer kernels (7.2 here) compound_info, which where the
+ * plus 1; in newer kernels (the VM's 7.2) compound_info, which where the
  * kernel optimizes HugeTLB's vmemmap holds instead a mask for the page's
  * own address, plus 1. A mask is high ones over low zeros; a pointer
  * never is.

@@ -4,7 +4,7 @@
 #   scripts/stage-diff.sh 05       (or: make diff STAGE=05)
 #   scripts/stage-diff.sh --base 05   prints only the base's folder name
 # The workbook's lines of descent: 01 <- 02 <- 03 <- 04 <- 05 <- 06,
-# 03 <- 07, 08 <- 09. Stages 00, 01, 08 and 10 start a program of their own.
+# 03 <- 07, 08 <- 09. Stages 00, 01, 08, 10 and 11 start a program of their own.
 # Compares the sources (README.md and the built program left out).
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 
