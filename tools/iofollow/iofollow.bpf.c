@@ -426,12 +426,14 @@ static __always_inline void on_split(struct bio *part)
 	m = bpf_map_lookup_elem(&bios, &parent);
 	if (!m)
 		return;
-	if (bpf_map_update_elem(&bios, &key, m, BPF_ANY)) {
+	/* an address marked already (a bio whose end was missed): counted once */
+	if (!bpf_map_update_elem(&bios, &key, m, BPF_NOEXIST)) {
+		count(CNT_BIOS);
+		__sync_fetch_and_add(&g->bios, 1);
+	} else if (bpf_map_update_elem(&bios, &key, m, BPF_EXIST)) {
 		count(CNT_MARK_FAIL);
 		return;
 	}
-	count(CNT_BIOS);
-	__sync_fetch_and_add(&g->bios, 1);
 	e = ev_new(HOP_SPLIT, m);
 	if (!e)
 		return;
