@@ -37,7 +37,7 @@ struct {
  * Lesson#1: the marks. What a layer hands on, one LRU hash each. A folio
  * that leaves the page cache unwritten (its file truncated) takes its
  * mark with it; anything else nobody hands on is dropped by the LRU when
- * the map is full, and counted (user side: stored - deleted - left).
+ * the map is full, and counted (user side: the gate less the marks left).
  *   tasks:  thread ID -> the sample, inside the sampled write()
  *   folios: folio -> the sample, from the write() that dirtied it
  *   bios:   bio -> the sample, from a marked folio in its pages (and
