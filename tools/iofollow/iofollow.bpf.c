@@ -465,7 +465,47 @@ static __always_inline void on_join(struct bio *bio, long how)
 	ev_send(e);
 }
 
-#define RQ_BIOS_MAX 64	/* a request's bios walked at most */
+/* A request's bios walked at most: a loop request can merge hundreds. */
+#define RQ_BIOS_MAX 512
+
+/* blk-flush.c's end of a write's data step: not the request's end. */
+extern const void mq_flush_data_end_io __ksym __weak;
+
+/* What a request's hop says, for rq_bio_hop(). */
+struct rq_hop {
+	__u64 rq, sector;
+	__u32 bytes, hop;
+	__s64 ret;
+};
+
+/*
+ * One bio of a request: a hop if it is marked, and at completion its
+ * mark goes. A global function, checked once by the verifier, not once
+ * a round of on_rq()'s loop: it takes numbers and plain memory.
+ */
+__noinline int rq_bio_hop(__u64 bio, const struct rq_hop *h)
+{
+	struct gates *g = gates_get();
+	struct mark *m = bpf_map_lookup_elem(&bios, &bio);
+	struct event *e;
+
+	if (!m || !g || !h)
+		return 0;
+	e = ev_new(h->hop, m);
+	if (e) {
+		e->bio = bio;
+		e->rq = h->rq;
+		e->sector = h->sector;
+		e->bytes = h->bytes;
+		e->ret = h->ret;
+		ev_send(e);
+	}
+	if (h->hop == HOP_DONE && !bpf_map_delete_elem(&bios, &bio)) {
+		count(CNT_BIO_DEL);
+		__sync_fetch_and_add(&g->bios, -1);
+	}
+	return 0;
+}
 
 /*
  * bio -> request. A bio starts a request or merges into one
@@ -473,41 +513,30 @@ static __always_inline void on_join(struct bio *bio, long how)
  * bi_next): at issue each marked one is a hop. At completion the bios
  * that nr_bytes cover end right after the tracepoint
  * (blk_update_request()): each marked one is a hop, and its mark goes.
+ * A write's flush data step (a loop device's fsync) is not its end.
  */
 static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 				  unsigned int nr_bytes)
 {
+	struct rq_hop h = { .sector = rq->__sector, .bytes = rq->__data_len,
+			    .hop = hop, .ret = error };
 	struct gates *g = gates_get();
-	struct bio *bio = rq->bio;
-	struct mark *m;
-	struct event *e;
-	__u64 done = 0;
+	__u64 bio, done = 0;
 	int i;
 
 	if (!g || g->bios <= 0)
 		return;
-	for (i = 0; i < RQ_BIOS_MAX && bio; i++, bio = bio->bi_next) {
-		__u64 b = (__u64)bio;
-
-		done += bio->bi_iter.bi_size;
+	if (hop == HOP_DONE && &mq_flush_data_end_io &&
+	    rq->end_io == (void *)&mq_flush_data_end_io)
+		return;
+	h.rq = (__u64)rq;
+	bio = (__u64)BPF_CORE_READ(rq, bio);	/* a number, for rq_bio_hop() */
+	for (i = 0; i < RQ_BIOS_MAX && bio; i++) {
+		done += BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
 		if (hop == HOP_DONE && done > nr_bytes)
 			return;	/* that bio ends in a later completion */
-		m = bpf_map_lookup_elem(&bios, &b);
-		if (!m)
-			continue;
-		e = ev_new(hop, m);
-		if (e) {
-			e->bio = b;
-			e->rq = (__u64)rq;
-			e->sector = rq->__sector;
-			e->bytes = rq->__data_len;
-			e->ret = error;
-			ev_send(e);
-		}
-		if (hop == HOP_DONE && !bpf_map_delete_elem(&bios, &b)) {
-			count(CNT_BIO_DEL);
-			__sync_fetch_and_add(&g->bios, -1);
-		}
+		rq_bio_hop(bio, &h);
+		bio = (__u64)BPF_CORE_READ((struct bio *)bio, bi_next);
 	}
 	if (bio)
 		count(CNT_WALK_CUT);
