@@ -5,6 +5,7 @@
  * counted once, whatever path it takes:
  *   bio_split_part()      a piece bio_split() cut off: not a bio of its own
  *   rq_flush_data_step()  a write's first end in a flush sequence: not its end
+ *                         (flush_step.bpf.h)
  *   rq_end_bios()         the tracepoint door's walk of rq->bio
  *   rq_ends()             a request's end, once
  *   rq_batch_end()        the requests a driver ends in one batch (NVMe)
@@ -16,6 +17,7 @@
 
 #include "trace.bpf.h"
 #include "bio_covered.h"
+#include "flush_step.bpf.h"
 
 /*
  * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
@@ -31,7 +33,6 @@ const volatile __u32 bio_cloned_flag = 1U << 1;
  * without one, and then no case is odd.
  */
 extern const void bio_chain_endio __ksym __weak;
-extern const void mq_flush_data_end_io __ksym __weak;
 
 /*
  * A bio larger than the disk takes (max_sectors_kb) is cut by bio_split():
@@ -53,26 +54,6 @@ static __always_inline bool bio_split_part_core(struct bio *bio)
 	return &bio_chain_endio &&
 	       BPF_CORE_READ(bio, bi_end_io) == (void *)&bio_chain_endio &&
 	       (BPF_CORE_READ(bio, bi_flags) & bio_cloned_flag);
-}
-
-/*
- * A write with PREFLUSH or FUA on a disk with a volatile write cache and
- * no FUA (a loop device; many SATA and virtio disks) goes through the
- * flush state machine (block/blk-flush.c). Its request is ended once for
- * its data step, with rq->end_io = mq_flush_data_end_io and its bios
- * advanced but not ended, then again when the flushes after it are done,
- * with rq->bio put back. Only that last end is the request's (and its
- * bios'). The flush request itself (REQ_OP_FLUSH) ends once.
- */
-static __always_inline bool rq_flush_data_step(struct request *rq)
-{
-	return &mq_flush_data_end_io && rq->end_io == (void *)&mq_flush_data_end_io;
-}
-
-static __always_inline bool rq_flush_data_step_core(struct request *rq)
-{
-	return &mq_flush_data_end_io &&
-	       BPF_CORE_READ(rq, end_io) == (void *)&mq_flush_data_end_io;
 }
 
 /* A loop request can merge hundreds of bios (max_sectors_kb 1280 = 320 pages). */

@@ -12,6 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include "ringbuf.bpf.h"
 #include "pagecache.bpf.h"
+#include "flush_step.bpf.h"
 #include "iofollow.h"
 
 /* Set by the user side before load. */
@@ -468,9 +469,6 @@ static __always_inline void on_join(struct bio *bio, long how)
 /* A request's bios walked at most: a loop request can merge hundreds. */
 #define RQ_BIOS_MAX 512
 
-/* blk-flush.c's end of a write's data step: not the request's end. */
-extern const void mq_flush_data_end_io __ksym __weak;
-
 /* What a request's hop says, for rq_bio_hop(). */
 struct rq_hop {
 	__u64 rq, sector;
@@ -518,18 +516,17 @@ __noinline int rq_bio_hop(__u64 bio, const struct rq_hop *h)
 static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 				  unsigned int nr_bytes)
 {
-	struct rq_hop h = { .sector = rq->__sector, .bytes = rq->__data_len,
-			    .hop = hop, .ret = error };
 	struct gates *g = gates_get();
+	struct rq_hop h;
 	__u64 bio, done = 0;
 	int i;
 
 	if (!g || g->bios <= 0)
 		return;
-	if (hop == HOP_DONE && &mq_flush_data_end_io &&
-	    rq->end_io == (void *)&mq_flush_data_end_io)
+	if (hop == HOP_DONE && rq_flush_data_step(rq))
 		return;
-	h.rq = (__u64)rq;
+	h = (struct rq_hop){ .rq = (__u64)rq, .sector = rq->__sector,
+			     .bytes = rq->__data_len, .hop = hop, .ret = error };
 	bio = (__u64)BPF_CORE_READ(rq, bio);	/* a number, for rq_bio_hop() */
 	for (i = 0; i < RQ_BIOS_MAX && bio; i++) {
 		done += BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
