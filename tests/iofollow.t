@@ -12,7 +12,6 @@
 # never fsynced (said apart at exit), SIGTERM, and a cold read (-r): the
 # pages mincore() showed missing are the pages followed, at their
 # FIEMAP sectors. Tracepoint door only.
-# vm: skip host-only until a failure seen once in the arm64 6.12 VM is understood (-s 3: no sample reached its bio)
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/tools/iofollow/iofollow
 need_bin "$S"
