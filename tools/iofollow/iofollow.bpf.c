@@ -12,7 +12,6 @@
 #include <bpf/bpf_core_read.h>
 #include "ringbuf.bpf.h"
 #include "pagecache.bpf.h"
-#include "bio_pages.bpf.h"
 #include "flush_step.bpf.h"
 #include "iofollow.h"
 
@@ -291,63 +290,95 @@ static __always_inline void on_folio_gone(struct folio *folio)
 /*
  * folio -> bio. Writeback (a kworker, or fsync() in the writer) builds
  * a bio of dirty pages; a read, of the folios it added. Walk its pages
- * (bio_pages.bpf.h: a page or the rest of a large folio a step, with its
- * folio, the head page). A marked folio hands its mark to the bio, and
- * the page's sector is the bio's plus the bytes before it.
+ * from its iterator, a page or the rest of a large folio a step; a
+ * page's folio is its head page (page_folio_addr()). A marked folio
+ * hands its mark to the bio, and the page's sector is the bio's plus the
+ * bytes before it.
  */
 struct walk {
-	struct bio_pages pages;
-	__u64 bio;
+	struct bio *bio;
+	struct bio_vec *vecs;
 	__u64 sector;		/* the bio's first */
-	__u32 bytes;		/* its size */
-	__u64 last;		/* the folio of the last step */
+	__u32 bytes;		/* its size: the callback reads nothing through
+				   w->bio, a plain number to 6.12's verifier */
+	__u64 off;		/* bytes of the bio walked */
+	__u64 left;		/* bytes still to walk */
+	__u64 last;		/* the folio of the last page */
+	__u32 idx;		/* bio_vec index */
+	__u32 bvec_done;	/* bytes of that bio_vec walked, as bi_bvec_done */
 	bool marked;		/* the bio has its mark */
 	__u64 owner;		/* the sample whose mark it has */
 };
 
 static long walk_page(__u64 i, struct walk *w)
 {
-	__u64 off = w->pages.off, page, folio;
+	__u64 page_size = 1ULL << page_shift, page, folio;
+	__u64 psz = bpf_core_type_size(struct page);
 	struct gates *g = gates_get();
+	struct bio_vec bv;
+	__u32 pos, in_page, chunk;
 	struct mark *m;
 	struct event *e;
 
-	folio = bio_pages_next(&w->pages, &page);
-	if (!g || !folio)
+	if (!g || !w->left)
 		return 1;
+	if (bpf_probe_read_kernel(&bv, sizeof(bv), &w->vecs[w->idx]) || !bv.bv_len)
+		return 1;
+	/* a bio_vec may span pages: their struct pages lie one after another */
+	pos = bv.bv_offset + w->bvec_done;
+	page = (__u64)bv.bv_page + (pos >> page_shift) * psz;
+	folio = page_folio_addr(page);
+	chunk = bv.bv_len - w->bvec_done;
+	if (chunk > w->left)
+		chunk = w->left;
+	/*
+	 * One step to the chunk's end when its last page is of this folio
+	 * (a large folio's pages lie between its first and last), else to
+	 * the page's end.
+	 */
+	in_page = page_size - (pos & (page_size - 1));
+	if (chunk > in_page &&
+	    page_folio_addr((__u64)bv.bv_page + ((pos + chunk - 1) >> page_shift) * psz) != folio)
+		chunk = in_page;
 	/* a large folio split over bio_vecs: looked up once */
-	if (folio == w->last || !(m = bpf_map_lookup_elem(&folios, &folio)))
-		goto next;
-	if (!w->marked) {
-		w->marked = true;
-		w->owner = m->id;
-		/* an address marked already: a bio whose end was missed */
-		if (!bpf_map_update_elem(&bios, &w->bio, m, BPF_NOEXIST)) {
-			count(CNT_BIOS);
-			__sync_fetch_and_add(&g->bios, 1);
-		} else if (bpf_map_update_elem(&bios, &w->bio, m, BPF_EXIST)) {
-			count(CNT_MARK_FAIL);
-			w->owner = 0;
+	if (folio != w->last && (m = bpf_map_lookup_elem(&folios, &folio))) {
+		if (!w->marked) {
+			w->marked = true;
+			w->owner = m->id;
+			/* an address marked already: a bio whose end was missed */
+			if (!bpf_map_update_elem(&bios, &w->bio, m, BPF_NOEXIST)) {
+				count(CNT_BIOS);
+				__sync_fetch_and_add(&g->bios, 1);
+			} else if (bpf_map_update_elem(&bios, &w->bio, m, BPF_EXIST)) {
+				count(CNT_MARK_FAIL);
+				w->owner = 0;
+			}
+		}
+		e = ev_new(HOP_BIO, m);
+		if (e) {
+			e->folio = folio;
+			e->bio = (__u64)w->bio;
+			e->sector = w->sector + (w->off >> 9);
+			e->ino = BPF_CORE_READ((struct folio *)folio, mapping, host, i_ino);
+			e->index = BPF_CORE_READ((struct folio *)folio, index) +
+				   (page - folio) / bpf_core_type_size(struct page);
+			e->bytes = w->bytes;
+			e->owner = w->owner;
+			ev_send(e);
+		}
+		if (!bpf_map_delete_elem(&folios, &folio)) {
+			count(CNT_FOLIO_DEL);
+			__sync_fetch_and_add(&g->folios, -1);
 		}
 	}
-	e = ev_new(HOP_BIO, m);
-	if (e) {
-		e->folio = folio;
-		e->bio = w->bio;
-		e->sector = w->sector + (off >> 9);
-		e->ino = BPF_CORE_READ((struct folio *)folio, mapping, host, i_ino);
-		e->index = BPF_CORE_READ((struct folio *)folio, index) +
-			   (page - folio) / bpf_core_type_size(struct page);
-		e->bytes = w->bytes;
-		e->owner = w->owner;
-		ev_send(e);
-	}
-	if (!bpf_map_delete_elem(&folios, &folio)) {
-		count(CNT_FOLIO_DEL);
-		__sync_fetch_and_add(&g->folios, -1);
-	}
-next:
 	w->last = folio;
+	w->off += chunk;
+	w->left -= chunk;
+	w->bvec_done += chunk;
+	if (w->bvec_done >= bv.bv_len) {
+		w->idx++;
+		w->bvec_done = 0;
+	}
 	return 0;
 }
 
@@ -368,12 +399,14 @@ static __always_inline void on_bio_queue(struct bio *bio)
 	/* folios go out in a write, come in by a read (a discard has a size, no pages) */
 	if ((bio->bi_opf & 0xff) > REQ_OP_WRITE)
 		return;
-	w.bio = (__u64)bio;
+	w.bio = bio;
+	w.vecs = bio->bi_io_vec;
 	w.sector = bio->bi_iter.bi_sector;
-	w.bytes = bio->bi_iter.bi_size;
-	bio_pages_init(&w.pages, bio, page_shift);
+	w.left = w.bytes = bio->bi_iter.bi_size;
+	w.idx = bio->bi_iter.bi_idx;
+	w.bvec_done = bio->bi_iter.bi_bvec_done;
 	bpf_loop(WALK_MAX, walk_page, &w, 0);
-	if (w.pages.left)
+	if (w.left)
 		count(CNT_WALK_CUT);
 }
 
