@@ -58,7 +58,8 @@ VM_SMOKE_TESTS=${VM_SMOKE_TESTS:-stage00 stage01 stage02 stage03 stage04 stage05
 # VM lanes of make test end together. A file in neither list runs on
 # both. A full suite may take its VM longer than run.sh's 3000 s on a
 # slow host: 4500 s (VM_TIMEOUT). iofollow is x86's: in the arm64 6.12
-# VM a run now and then sees none of a writer's calls (docs/kernels.md).
+# VM a run once saw none of a writer's calls (docs/kernels.md: TCG and
+# the system-call path, which /init now holds).
 on_x86="check ctracer ctracer_jsonl shapes solutions array_map docs heatmap iofollow overhead"
 on_arm64="cli robust ctracer_stacked ctracer_split ctracer_btt ctracer_view uftrace"
 case $VM_ARCH in

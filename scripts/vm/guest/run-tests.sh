@@ -17,6 +17,8 @@ export TEST_ROTATE=1
 diag "kernel $(uname -r), first test $(cut -d' ' -f1 /proc/uptime) s after boot"
 diag "TEST_DEV=$TEST_DEV TEST_SLOW_NS=$TEST_SLOW_NS TEST_FS_DIR=$TEST_FS_DIR doors: $TEST_DOORS"
 [ -n "${VM_TESTS:-}" ] && diag "test files: $VM_TESTS${TEST_SMOKE:+ (the smoke set)}"
+# /init's hold on the system-call tracepoints (its comment says why)
+diag "system-call tracepoints held: $(cat /sys/kernel/tracing/instances/vm-syscalls-*/events/syscalls/sys_*_getppid/enable 2>/dev/null | tr -d '\n')"
 
 # run NAME COMMAND...: one test file, its TAP relayed, then its exit
 # status and plan checked as one more test.
