@@ -8,7 +8,8 @@
  *                         (flush_step.bpf.h)
  *   rq_end_bios()         the tracepoint door's walk of rq->bio
  *   rq_ends()             a request's end, once
- *   rq_batch_end()        the requests a driver ends in one batch (NVMe)
+ *   rq_batch_end()        the requests a driver ends in one batch (NVMe,
+ *                         rq_batch.bpf.h)
  * As in disk.bpf.h, a _core variant reads with BPF_CORE_READ() for kprobe
  * programs; the plain one is for fentry and tp_btf programs.
  */
@@ -18,6 +19,7 @@
 #include "trace.bpf.h"
 #include "bio_covered.h"
 #include "flush_step.bpf.h"
+#include "rq_batch.bpf.h"
 
 /*
  * BIO_CLONED, a bit of bio->bi_flags, sits in an enum without a name,
@@ -130,48 +132,12 @@ static __always_inline bool rq_ends_core(struct request *rq, unsigned int nr_byt
 }
 
 /*
- * Before 6.13 a batch's requests were a bare list head, not struct rq_list;
- * 6.12.25 backported rq_list, so Debian's 6.12 has it. The field decides.
- */
-struct io_comp_batch___pre613 {
-	struct request *req_list;
-} __attribute__((preserve_access_index));
-
-/* 6.13 and 6.12.25 on; named here, as the arm64 vmlinux.h (6.1's) has no rq_list. */
-struct rq_list___613 {
-	struct request *head;
-} __attribute__((preserve_access_index));
-
-struct io_comp_batch___613 {
-	struct rq_list___613 req_list;
-} __attribute__((preserve_access_index));
-
-/* NVMe ends up to a whole completion queue in one batch. */
-#define RQ_BATCH_MAX 1024
-
-/*
- * A driver that ends requests in batches (NVMe, 5.16+) calls
- * blk_mq_end_request_batch(iob) without blk_update_request():
- * block_rq_complete fires for each there, but the function doors must
- * walk the batch's list. rq_batch_end() calls end(rq) for each request,
- * as a number: end is the stage's global function, as in rq_end_bios().
+ * The requests of a batch (NVMe), each passed to end(rq): see
+ * rq_batch.bpf.h. A walk cut at its bound is counted.
  */
 static __always_inline void rq_batch_end(struct io_comp_batch *iob, int (*end)(u64 rq))
 {
-	struct io_comp_batch___pre613 *old = (void *)iob;
-	struct io_comp_batch___613 *new = (void *)iob;
-	u64 rq;
-	int i;
-
-	if (bpf_core_field_exists(old->req_list))
-		rq = (u64)BPF_CORE_READ(old, req_list);
-	else
-		rq = (u64)BPF_CORE_READ(new, req_list.head);
-	for (i = 0; i < RQ_BATCH_MAX && rq; i++) {
-		end(rq);
-		rq = (u64)BPF_CORE_READ((struct request *)rq, rq_next);
-	}
-	if (rq)
+	if (rq_batch_walk(iob, end))
 		stat_inc(STAT_WALK_CUT);
 }
 

@@ -174,6 +174,23 @@ static bool door_allowed(enum door want, const struct door_choice *c, enum door 
 	return door >= c->first;
 }
 
+/*
+ * Has the stage a program for point i in this door? One may leave a door
+ * out (stage 11 has no kprobe door); -a auto passes it over.
+ */
+static bool offered(struct doors *d, int i, enum door door)
+{
+	struct bpf_program *prog;
+	enum door pd;
+	bool also;
+
+	bpf_object__for_each_program(prog, d->obj)
+		if (prog_point(d, prog, &pd, &also) == i && pd == door && !also)
+			return true;
+	add_why(&d->choice[i], "%s%s: none in this program%s", door_name(door), "");
+	return false;
+}
+
 /* Choose point i's door, as -a asks; 0, or -1 with one line said. */
 static int choose(struct doors *d, struct btf *btf, int i)
 {
@@ -181,11 +198,12 @@ static int choose(struct doors *d, struct btf *btf, int i)
 	struct door_choice *c = &d->choice[i];
 	int found = -1;
 
-	if (door_allowed(d->want, c, DOOR_FENTRY))
+	if (door_allowed(d->want, c, DOOR_FENTRY) && offered(d, i, DOOR_FENTRY))
 		found = try_fentry(btf, p, c);
-	if (found && door_allowed(d->want, c, DOOR_KPROBE))
+	if (found && door_allowed(d->want, c, DOOR_KPROBE) && offered(d, i, DOOR_KPROBE))
 		found = try_kprobe(btf, p, c);
-	if (found && door_allowed(d->want, c, DOOR_TRACEPOINT))
+	if (found && door_allowed(d->want, c, DOOR_TRACEPOINT) &&
+	    offered(d, i, DOOR_TRACEPOINT))
 		found = try_tracepoint(btf, p, c);
 	if (found)
 		fprintf(stderr, "%s: no %s door on this kernel (%s)\n", p->name,

@@ -67,7 +67,12 @@ extern const struct probe_point point_filemap_get_pages;
 extern const struct probe_point point_filemap_add_folio;
 extern const struct probe_point point_rq_start;
 extern const struct probe_point point_rq_done;
-/* Stage 11's hops: tracepoint door only (no function named). */
+/* Stage 11's more */
+extern const struct probe_point point_write;
+extern const struct probe_point point_folio_dirty;
+extern const struct probe_point point_folio_gone;
+extern const struct probe_point point_bio_split;
+/* tools/iofollow's: tracepoint door only (no function named) */
 extern const struct probe_point point_syscall;
 extern const struct probe_point point_folio;
 extern const struct probe_point point_bio_queue;

@@ -79,9 +79,58 @@ const struct probe_point point_filemap_add_folio = {
 };
 
 /*
- * Stage 11 follows one write() through these, in the tracepoint door
- * only: no function is named, so fentry and kprobe say "no such
- * function". sys_enter and sys_exit fire for every system call.
+ * Stage 11 follows one write() through these, with submit_bio, rq_start
+ * and rq_done above. fs/read_write.c vfs_write(): write() and pwrite64()
+ * call it; sys_enter and sys_exit fire for every system call, and the
+ * stage compares the number.
+ */
+const struct probe_point point_write = {
+	.name = "write",
+	.func = "vfs_write",
+	.tps = { "sys_enter", "sys_exit" },
+	.stat = -1,
+};
+
+/*
+ * mm/page-writeback.c __folio_mark_dirty(), where a clean folio of a file
+ * becomes dirty (fs/buffer.c's mark_buffer_dirty() and
+ * filemap_dirty_folio()); the tracepoint fires in folio_account_dirtied(),
+ * which it calls (inlined on 6.18).
+ */
+const struct probe_point point_folio_dirty = {
+	.name = "folio_dirty",
+	.func = "__folio_mark_dirty",
+	.tps = { "writeback_dirty_folio" },
+	.stat = -1,
+};
+
+/*
+ * A folio leaves the page cache: mm/filemap.c __filemap_remove_folio()
+ * (reclaim, one folio dropped) and delete_from_page_cache_batch()
+ * (truncation, a batch); the tracepoint fires in both.
+ */
+const struct probe_point point_folio_gone = {
+	.name = "folio_gone",
+	.func = "__filemap_remove_folio",
+	.also = "delete_from_page_cache_batch",
+	.tps = { "mm_filemap_delete_from_page_cache" },
+	.stat = -1,
+};
+
+/*
+ * A bio too large for the disk is split (block/blk-merge.c): bio_chain()
+ * chains the front part to the rest, then block_split fires.
+ */
+const struct probe_point point_bio_split = {
+	.name = "bio_split",
+	.func = "bio_chain",
+	.tps = { "block_split" },
+	.stat = -1,
+};
+
+/*
+ * tools/iofollow's, in the tracepoint door only: no function is named,
+ * so fentry and kprobe say "no such function".
  */
 const struct probe_point point_syscall = {
 	.name = "syscall",
@@ -135,12 +184,14 @@ const struct probe_point point_bio_complete = {
 	.stat = -1,
 };
 
+/* tools/iofollow: block/blk-mq.c blk_mq_start_request() */
 const struct probe_point point_rq_issue = {
 	.name = "rq_issue",
 	.tps = { "block_rq_issue" },
 	.stat = -1,
 };
 
+/* tools/iofollow: block/blk-mq.c blk_update_request(), and in a batch */
 const struct probe_point point_rq_complete = {
 	.name = "rq_complete",
 	.tps = { "block_rq_complete" },

@@ -13,6 +13,7 @@
 #include "ringbuf.bpf.h"
 #include "pagecache.bpf.h"
 #include "flush_step.bpf.h"
+#include "rq_batch.bpf.h"
 #include "full_stack.h"
 
 /* Set by the user side before load. */
@@ -219,8 +220,11 @@ static __always_inline void on_write_enter(void)
 	}
 }
 
-/* A task's next sys_exit is its write()'s: system calls do not nest. */
-static __always_inline void on_sys_exit(long ret)
+/*
+ * The sampled task's write() returns: at vfs_write()'s return, or at its
+ * next sys_exit (system calls do not nest).
+ */
+static __always_inline void on_write_return(long ret)
 {
 	__u32 tid = bpf_get_current_pid_tgid();
 	struct mark *m = bpf_map_lookup_elem(&tasks, &tid);
@@ -271,6 +275,24 @@ static __always_inline void on_folio_gone(struct folio *folio)
 
 	if (g && g->folios > 0)
 		mark_del(&folios, key, &g->folios);
+}
+
+/* A truncation's batch of folios (the function doors; 15 or 31 a batch). */
+#define FBATCH_MAX 64
+
+static __always_inline void on_folios_gone(struct folio_batch *fbatch)
+{
+	struct gates *g = gates_get();
+	unsigned int n = BPF_CORE_READ(fbatch, nr);
+	struct folio *folio;
+
+	if (!g || g->folios <= 0)
+		return;
+	for (int i = 0; i < FBATCH_MAX && i < n; i++) {
+		if (bpf_core_read(&folio, sizeof(folio), &fbatch->folios[i]))
+			break;
+		on_folio_gone(folio);
+	}
 }
 
 /*
@@ -384,12 +406,12 @@ static __always_inline void on_bio_queue(struct bio *bio)
 
 /*
  * A bio larger than the disk takes is split (block/blk-merge.c): its
- * front part goes on as a new bio, chained to the rest (bi_private), and
+ * front part goes on as a new bio, chained to the rest (its parent), and
  * the rest is queued again. The part of a marked bio takes its mark.
  */
-static __always_inline void on_split(struct bio *part)
+static __always_inline void on_split(struct bio *part, __u64 parent)
 {
-	__u64 parent = (__u64)part->bi_private, key = (__u64)part;
+	__u64 key = (__u64)part;
 	struct gates *g = gates_get();
 	struct mark *m;
 	struct event *e;
@@ -455,6 +477,8 @@ __noinline int rq_bio_hop(__u64 bio, const struct rq_hop *h)
  * bi_next): at issue each marked one is a hop. At completion the bios
  * that nr_bytes cover end right after the tracepoint
  * (blk_update_request()): each marked one is a hop, and its mark goes.
+ * rq may be a plain number (a batch's, below): fields are read with
+ * BPF_CORE_READ().
  */
 static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 				  unsigned int nr_bytes)
@@ -466,10 +490,10 @@ static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 
 	if (!g || g->bios <= 0)
 		return;
-	if (hop == HOP_DONE && rq_flush_data_step(rq))
+	if (hop == HOP_DONE && rq_flush_data_step_core(rq))
 		return;	/* a data step: its bios end later */
-	h = (struct rq_hop){ .rq = (__u64)rq, .sector = rq->__sector,
-			     .bytes = rq->__data_len, .hop = hop, .ret = error };
+	h = (struct rq_hop){ .rq = (__u64)rq, .sector = BPF_CORE_READ(rq, __sector),
+			     .bytes = BPF_CORE_READ(rq, __data_len), .hop = hop, .ret = error };
 	bio = (__u64)BPF_CORE_READ(rq, bio);	/* a number, for rq_bio_hop() */
 	for (i = 0; i < RQ_BIOS_MAX && bio; i++) {
 		done += BPF_CORE_READ((struct bio *)bio, bi_iter.bi_size);
@@ -482,11 +506,39 @@ static __always_inline void on_rq(struct request *rq, __u32 hop, int error,
 		count(CNT_WALK_CUT);
 }
 
+/* Each request of a batch (NVMe) ends whole, without an error. */
+__noinline int rq_done_batched(__u64 rq)
+{
+	on_rq((struct request *)rq, HOP_DONE, 0, ~0U);
+	return 0;
+}
+
 /*
- * The tracepoint door, one program per tracepoint. sys_enter and
+ * Lesson#7: the doors, a program per door and point; the user side keeps
+ * one door per point and switches the rest off before load. No kprobe
+ * door: a kprobe program cannot run while another runs on its CPU, and
+ * a bio walk is long enough for an I/O's end, in an interrupt, to be
+ * missed. fentry and tp_btf programs are kept apart per program.
+ *
+ * The write() itself: vfs_write() in the function doors. sys_enter and
  * sys_exit fire for every system call of every task: sys_enter compares
  * the number first, sys_exit does one lookup in tasks.
  */
+SEC("fentry/vfs_write")
+int BPF_PROG(vfs_write_fentry)
+{
+	on_write_enter();
+	return 0;
+}
+
+SEC("fexit/vfs_write")
+int BPF_PROG(vfs_write_fexit, struct file *file, const char *buf, size_t count, loff_t *pos,
+	     long ret)
+{
+	on_write_return(ret);
+	return 0;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
 {
@@ -498,15 +550,37 @@ int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
 {
-	on_sys_exit(ret);
+	on_write_return(ret);
 	return 0;
 }
 
-/* In folio_account_dirtied(): a clean folio became dirty. */
+/* A clean folio became dirty; the tracepoint is in folio_account_dirtied(). */
+SEC("fentry/__folio_mark_dirty")
+int BPF_PROG(folio_mark_dirty_fentry, struct folio *folio, struct address_space *mapping)
+{
+	on_folio_dirty(folio, mapping);
+	return 0;
+}
+
 SEC("tp_btf/writeback_dirty_folio")
 int BPF_PROG(writeback_dirty_folio_btf, struct folio *folio, struct address_space *mapping)
 {
 	on_folio_dirty(folio, mapping);
+	return 0;
+}
+
+/* A folio leaves the page cache: one, or a truncation's batch. */
+SEC("fentry/__filemap_remove_folio")
+int BPF_PROG(filemap_remove_folio_fentry, struct folio *folio)
+{
+	on_folio_gone(folio);
+	return 0;
+}
+
+SEC("fentry/delete_from_page_cache_batch")
+int BPF_PROG(delete_batch_fentry, struct address_space *mapping, struct folio_batch *fbatch)
+{
+	on_folios_gone(fbatch);
 	return 0;
 }
 
@@ -517,6 +591,14 @@ int BPF_PROG(mm_filemap_delete_from_page_cache_btf, struct folio *folio)
 	return 0;
 }
 
+/* The tracepoint fires in submit_bio_noacct_nocheck(), once a bio. */
+SEC("fentry/submit_bio")
+int BPF_PROG(submit_bio_fentry, struct bio *bio)
+{
+	on_bio_queue(bio);
+	return 0;
+}
+
 SEC("tp_btf/block_bio_queue")
 int BPF_PROG(block_bio_queue_btf, struct bio *bio)
 {
@@ -524,11 +606,26 @@ int BPF_PROG(block_bio_queue_btf, struct bio *bio)
 	return 0;
 }
 
-/* In bio_submit_split(), the part chained to the rest. */
+/* The part chained to the rest, then block_split fires (bio_submit_split()). */
+SEC("fentry/bio_chain")
+int BPF_PROG(bio_chain_fentry, struct bio *part, struct bio *parent)
+{
+	on_split(part, (__u64)parent);
+	return 0;
+}
+
 SEC("tp_btf/block_split")
 int BPF_PROG(block_split_btf, struct bio *part, unsigned int new_sector)
 {
-	on_split(part);
+	on_split(part, (__u64)part->bi_private);
+	return 0;
+}
+
+/* The driver takes the request; block_rq_issue fires inside. */
+SEC("fentry/blk_mq_start_request")
+int BPF_PROG(blk_mq_start_request_fentry, struct request *rq)
+{
+	on_rq(rq, HOP_ISSUE, 0, 0);
 	return 0;
 }
 
@@ -539,11 +636,29 @@ int BPF_PROG(block_rq_issue_btf, struct request *rq)
 	return 0;
 }
 
+/* At the top of blk_update_request(), and for each request of a batch. */
+SEC("fentry/blk_update_request")
+int BPF_PROG(blk_update_request_fentry, struct request *rq, blk_status_t error,
+	     unsigned int nr_bytes)
+{
+	on_rq(rq, HOP_DONE, error, nr_bytes);
+	return 0;
+}
+
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(block_rq_complete_btf, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)
 {
 	on_rq(rq, HOP_DONE, error, nr_bytes);
+	return 0;
+}
+
+/* NVMe ends requests in batches, without blk_update_request() (5.16+). */
+SEC("fentry/blk_mq_end_request_batch")
+int BPF_PROG(blk_mq_end_request_batch_fentry, struct io_comp_batch *iob)
+{
+	if (rq_batch_walk(iob, rq_done_batched))
+		count(CNT_WALK_CUT);
 	return 0;
 }
 

@@ -17,8 +17,8 @@
 
 /* The start point first: doors_detach_first() stops new samples. */
 static const struct probe_point *const points[] = {
-	&point_syscall, &point_folio, &point_bio_queue, &point_rq_issue,
-	&point_rq_complete,
+	&point_write, &point_folio_dirty, &point_folio_gone, &point_submit_bio,
+	&point_bio_split, &point_rq_start, &point_rq_done,
 };
 
 static struct {
@@ -97,7 +97,7 @@ static void hop_line(const struct event *e, __u64 id, __u64 t0)
 }
 
 /*
- * Lesson#7: each hop as it comes, under its sample's number; a split's
+ * Lesson#8: each hop as it comes, under its sample's number; a split's
  * and a request's hops once for each sample whose page its bio carries.
  */
 static int handle_event(void *ctx, void *data, size_t size)
@@ -216,8 +216,8 @@ static const struct argp argp = {
 	.children = children,
 	.doc = "Follow sampled write() calls from the page cache to the disk and back.\v"
 	       "A hop per line: the folios the write() dirties, the bio writeback\n"
-	       "builds of them, the request's issue and completion. Tracepoint door\n"
-	       "only. Examples:\n"
+	       "builds of them, the request's issue and completion. The fentry and\n"
+	       "tracepoint doors. Examples:\n"
 	       "  full_stack                # 1 write() in 100, until Ctrl-C\n"
 	       "  full_stack -s 1 -c dd     # every write() of tasks named dd",
 };
@@ -229,40 +229,44 @@ int main(int argc, char **argv)
 	int err;
 
 	parse_args(&argp, argc, argv, NULL);
-	/* The hops have tracepoints only: say so rather than try. */
-	if (env.door == DOOR_FENTRY || env.door == DOOR_KPROBE) {
-		fprintf(stderr, "full_stack: no %s door in this stage (tracepoint door only: "
-			"-a tracepoint or auto)\n", door_name(env.door));
+	/* No kprobe door (full_stack.bpf.c, Lesson#7, says why): say so, not try. */
+	if (env.door == DOOR_KPROBE) {
+		fprintf(stderr, "full_stack: no kprobe door in this stage (kprobe programs do not "
+			"nest: an I/O's end would be missed during a bio walk; -a fentry, "
+			"tracepoint or auto)\n");
 		return 1;
 	}
 	if (tracer_preflight(t.name))
 		return 1;
-	skel = full_stack_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "%s: cannot open BPF object\n", t.name);
-		return 1;
-	}
-	skel->rodata->quiet = env.quiet;
-	skel->rodata->targ_dev = env.dev;
-	skel->rodata->self_tgid = getpid();
-	skel->rodata->sample_n = opt.sample;
-	skel->rodata->page_shift = __builtin_ctz(getpagesize());
-	if (opt.comm) {
-		skel->rodata->filter_comm = true;
-		strncpy((char *)skel->rodata->targ_comm, opt.comm, 15);
-	}
-	skel->rodata->nr_write = SYS_write;
-	skel->rodata->nr_pwrite = SYS_pwrite64;
+	/* If the programs fail to load, -a auto tries the next door: a new object. */
+	for (;;) {
+		skel = full_stack_bpf__open();
+		if (!skel) {
+			fprintf(stderr, "%s: cannot open BPF object\n", t.name);
+			return 1;
+		}
+		skel->rodata->quiet = env.quiet;
+		skel->rodata->targ_dev = env.dev;
+		skel->rodata->self_tgid = getpid();
+		skel->rodata->sample_n = opt.sample;
+		skel->rodata->page_shift = __builtin_ctz(getpagesize());
+		if (opt.comm) {
+			skel->rodata->filter_comm = true;
+			strncpy((char *)skel->rodata->targ_comm, opt.comm, 15);
+		}
+		skel->rodata->nr_write = SYS_write;
+		skel->rodata->nr_pwrite = SYS_pwrite64;
 
-	err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		err = tracer_select(&t, skel->obj, points, ARRAY_SIZE(points));
+		if (err)
+			goto cleanup;
+		err = full_stack_bpf__load(skel);
+		if (!tracer_next_door(&t, err))
+			break;
+		full_stack_bpf__destroy(skel);
+	}
 	if (err)
 		goto cleanup;
-	err = full_stack_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, "%s: cannot load BPF object: %s (try -v)\n", t.name,
-			strerror(-err));
-		goto cleanup;
-	}
 	t.rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
 	if (!t.rb) {
 		err = -errno;
