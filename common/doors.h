@@ -71,6 +71,7 @@ extern const struct probe_point point_rq_done;
 extern const struct probe_point point_write;
 extern const struct probe_point point_folio_dirty;
 extern const struct probe_point point_folio_gone;
+extern const struct probe_point point_bio_queued;
 extern const struct probe_point point_bio_split;
 /* tools/iofollow's: tracepoint door only (no function named) */
 extern const struct probe_point point_syscall;

@@ -79,8 +79,8 @@ const struct probe_point point_filemap_add_folio = {
 };
 
 /*
- * Stage 11 follows one write() through these, with submit_bio, rq_start
- * and rq_done above. fs/read_write.c vfs_write(): write() and pwrite64()
+ * Stage 11 follows one write() through these, with rq_start and rq_done
+ * above. fs/read_write.c vfs_write(): write() and pwrite64()
  * call it; sys_enter and sys_exit fire for every system call, and the
  * stage compares the number.
  */
@@ -95,7 +95,7 @@ const struct probe_point point_write = {
  * mm/page-writeback.c __folio_mark_dirty(), where a clean folio of a file
  * becomes dirty (fs/buffer.c's mark_buffer_dirty() and
  * filemap_dirty_folio()); the tracepoint fires in folio_account_dirtied(),
- * which it calls (inlined on 6.18).
+ * which it calls (inlined).
  */
 const struct probe_point point_folio_dirty = {
 	.name = "folio_dirty",
@@ -106,14 +106,27 @@ const struct probe_point point_folio_dirty = {
 
 /*
  * A folio leaves the page cache: mm/filemap.c __filemap_remove_folio()
- * (reclaim, one folio dropped) and delete_from_page_cache_batch()
- * (truncation, a batch); the tracepoint fires in both.
+ * (one folio: a hole punched, a partial truncation, reclaim) and
+ * delete_from_page_cache_batch() (truncation, a batch); the tracepoint
+ * fires in both.
  */
 const struct probe_point point_folio_gone = {
 	.name = "folio_gone",
 	.func = "__filemap_remove_folio",
 	.also = "delete_from_page_cache_batch",
 	.tps = { "mm_filemap_delete_from_page_cache" },
+	.stat = -1,
+};
+
+/*
+ * block/blk-core.c submit_bio_noacct_nocheck(): a bio goes to its disk,
+ * its sector already made the disk's (a partition's start added, in
+ * submit_bio_noacct()); block_bio_queue fires in it, once a bio.
+ */
+const struct probe_point point_bio_queued = {
+	.name = "bio_queue",
+	.func = "submit_bio_noacct_nocheck",
+	.tps = { "block_bio_queue" },
 	.stat = -1,
 };
 

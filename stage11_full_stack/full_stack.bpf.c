@@ -532,7 +532,7 @@ int BPF_PROG(vfs_write_fentry)
 }
 
 SEC("fexit/vfs_write")
-int BPF_PROG(vfs_write_fexit, struct file *file, const char *buf, size_t count, loff_t *pos,
+int BPF_PROG(vfs_write_fexit, struct file *file, const char *buf, size_t len, loff_t *pos,
 	     long ret)
 {
 	on_write_return(ret);
@@ -591,9 +591,12 @@ int BPF_PROG(mm_filemap_delete_from_page_cache_btf, struct folio *folio)
 	return 0;
 }
 
-/* The tracepoint fires in submit_bio_noacct_nocheck(), once a bio. */
-SEC("fentry/submit_bio")
-int BPF_PROG(submit_bio_fentry, struct bio *bio)
+/*
+ * A bio goes to its disk, its sector the disk's (a partition's start
+ * added before); the tracepoint fires inside, once a bio.
+ */
+SEC("fentry/submit_bio_noacct_nocheck")
+int BPF_PROG(submit_bio_noacct_nocheck_fentry, struct bio *bio)
 {
 	on_bio_queue(bio);
 	return 0;
@@ -606,7 +609,7 @@ int BPF_PROG(block_bio_queue_btf, struct bio *bio)
 	return 0;
 }
 
-/* The part chained to the rest, then block_split fires (bio_submit_split()). */
+/* The part chained to the rest, then block_split fires (block/blk-merge.c). */
 SEC("fentry/bio_chain")
 int BPF_PROG(bio_chain_fentry, struct bio *part, struct bio *parent)
 {
@@ -636,7 +639,7 @@ int BPF_PROG(block_rq_issue_btf, struct request *rq)
 	return 0;
 }
 
-/* At the top of blk_update_request(), and for each request of a batch. */
+/* The tracepoint fires at its top, and for each request of a batch. */
 SEC("fentry/blk_update_request")
 int BPF_PROG(blk_update_request_fentry, struct request *rq, blk_status_t error,
 	     unsigned int nr_bytes)

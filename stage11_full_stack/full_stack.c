@@ -17,7 +17,7 @@
 
 /* The start point first: doors_detach_first() stops new samples. */
 static const struct probe_point *const points[] = {
-	&point_write, &point_folio_dirty, &point_folio_gone, &point_submit_bio,
+	&point_write, &point_folio_dirty, &point_folio_gone, &point_bio_queued,
 	&point_bio_split, &point_rq_start, &point_rq_done,
 };
 

@@ -131,7 +131,8 @@ need_bin() {	# need_bin PATH: skip everything if a program is not built
 
 # loop_attach FILE [OPTIONS]: attach FILE to a free loop device, print
 # its path. util-linux has --show; busybox's losetup only names the next
-# free device with -f (need_root's lock keeps that from racing here).
+# free device with -f (need_root's lock keeps that from racing here), and
+# takes few OPTIONS (-P, -r): one it lacks fails the attach.
 #
 # A loop device keeps the limits once set on its number: a check's 64 KiB
 # max_sectors_kb outlived its detach and split the next test's reads on
@@ -141,7 +142,7 @@ loop_attach() {
 	shift
 	_l=$(losetup -f --show "$@" "$_f" 2>/dev/null) || {
 		_l=$(losetup -f 2>/dev/null) || return 1
-		losetup "$_l" "$_f" 2>/dev/null || return 1
+		losetup "$@" "$_l" "$_f" 2>/dev/null || return 1
 	}
 	_q=/sys/block/${_l#/dev/}/queue
 	_m=$(cat "$_q/max_hw_sectors_kb" 2>/dev/null) && echo "$_m" >"$_q/max_sectors_kb" 2>/dev/null
